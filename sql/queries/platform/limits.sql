@@ -1,0 +1,34 @@
+-- name: authorize-and-count
+-- The key, its plan and its counters in one round trip. When :count is true and the key
+-- is current, has the plan rank :need_rank and is under both limits, the call is counted
+-- (windows that have passed restart at 1). The row lock on key_usage serialises
+-- concurrent calls and the WHERE is re-checked on the latest row, so N+1 calls at once
+-- from any number of processes count exactly N. No row: unknown key.
+WITH k AS (
+    SELECT k.id, k.key_hash, k.state, k.prefix, k.account, a.plan, p.rank, p.per_minute, p.per_day
+    FROM api_keys k
+    JOIN accounts a ON a.name = k.account
+    JOIN plans p ON p.name = a.plan
+    WHERE k.key_hash = :key_hash
+), counted AS (
+    UPDATE key_usage u SET
+        minute_calls = CASE WHEN u.minute_start >= :minute THEN u.minute_calls + 1 ELSE 1 END,
+        minute_start = greatest(u.minute_start, :minute),
+        day_calls = CASE WHEN u.day >= :day THEN u.day_calls + 1 ELSE 1 END,
+        day = greatest(u.day, :day),
+        month_calls = CASE WHEN u.month >= :month THEN u.month_calls + 1 ELSE 1 END,
+        month = greatest(u.month, :month)
+    FROM k
+    WHERE :count AND u.key_id = k.id AND k.state = 'current' AND k.rank >= :need_rank
+      AND (u.minute_start < :minute OR u.minute_calls < k.per_minute)
+      AND (u.day < :day OR u.day_calls < k.per_day)
+    RETURNING u.minute_calls, u.day_calls, u.month_calls
+)
+SELECT k.id, k.key_hash, k.state, k.prefix, k.account, k.plan, k.per_minute, k.per_day,
+       c.minute_calls IS NOT NULL AS counted,
+       coalesce(c.minute_calls, CASE WHEN u.minute_start >= :minute THEN u.minute_calls ELSE 0 END) AS minute_calls,
+       coalesce(c.day_calls, CASE WHEN u.day >= :day THEN u.day_calls ELSE 0 END) AS day_calls,
+       coalesce(c.month_calls, CASE WHEN u.month >= :month THEN u.month_calls ELSE 0 END) AS month_calls
+FROM k
+LEFT JOIN counted c ON true
+LEFT JOIN key_usage u ON u.key_id = k.id;

@@ -1,0 +1,176 @@
+"""python -m svc: serve, world, import, keys, accounts, db."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import keys, pgserver
+from .config import Settings
+from .db import connect_asyncio
+from .plans import PLAN_NAMES
+from .schema import migrate
+
+from .serve import DEMO_SEED  # noqa: E402  (one seed for serve and world)
+
+
+def _database_url(settings: Settings) -> str:
+    return settings.database_url or pgserver.start(settings.home)
+
+
+async def _connect(settings: Settings):
+    conn = await connect_asyncio(_database_url(settings))
+    await migrate(conn)
+    return conn
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+
+
+# -- commands ---------------------------------------------------------------------
+async def cmd_world(args, settings: Settings) -> int:
+    from .progress import ProgressBar
+    from .world_ops import generate_world
+
+    conn = await _connect(settings)
+    bar = ProgressBar()
+    try:
+        as_of = args.as_of or dt.datetime.now(dt.timezone.utc).date()
+        manifest = await generate_world(conn, scale=args.scale, seed=args.seed, as_of=as_of, progress=bar)
+    finally:
+        bar.close()
+        await conn.close()
+    rows = sum(t["rows"] for t in manifest["tables"].values()) if isinstance(manifest.get("tables"), dict) else "?"
+    print(f"world loaded: scale {args.scale}, seed {args.seed}, as of {as_of}, {rows} rows", file=sys.stderr)
+    return 0
+
+
+async def cmd_import(args, settings: Settings) -> int:
+    from .progress import ProgressBar
+    from .world_ops import import_bundle
+
+    conn = await _connect(settings)
+    bar = ProgressBar()
+    try:
+        await import_bundle(conn, Path(args.path), progress=bar)
+    finally:
+        bar.close()
+        await conn.close()
+    print(f"imported {args.path}", file=sys.stderr)
+    return 0
+
+
+async def cmd_keys_create(args, settings: Settings) -> int:
+    conn = await _connect(settings)
+    try:
+        print(await keys.create_key(conn, plan=args.plan, account=args.account))
+    finally:
+        await conn.close()
+    return 0
+
+
+async def cmd_keys_replace(args, settings: Settings) -> int:
+    conn = await _connect(settings)
+    try:
+        print(await keys.replace_key(conn, args.key))
+    finally:
+        await conn.close()
+    return 0
+
+
+async def cmd_accounts_plan(args, settings: Settings) -> int:
+    conn = await _connect(settings)
+    try:
+        await keys.set_plan(conn, args.name, args.plan)
+    finally:
+        await conn.close()
+    print(f"account {args.name} is now on plan {args.plan}", file=sys.stderr)
+    return 0
+
+
+def cmd_db_url(args, settings: Settings) -> int:
+    print(_database_url(settings))
+    return 0
+
+
+def cmd_db_stop(args, settings: Settings) -> int:
+    if settings.database_url:
+        print("DATABASE_URL names an outside server; nothing to stop", file=sys.stderr)
+        return 0
+    stopped = pgserver.stop(settings.home)
+    print("embedded PostgreSQL stopped" if stopped else "embedded PostgreSQL was not running", file=sys.stderr)
+    return 0
+
+
+def cmd_serve(args, settings: Settings) -> int:
+    from .serve import serve
+
+    return serve(args, settings, database_url=_database_url(settings))
+
+
+# -- parser -----------------------------------------------------------------------
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m svc", description="Badminton data service")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="run the API (embedded PostgreSQL unless DATABASE_URL is set)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--live-speed", type=float, default=1.0, help="play the live world faster (demos, tests)")
+    s.set_defaults(func=cmd_serve)
+
+    w = sub.add_parser("world", help="generate and load a world, replacing the data (not keys or accounts)")
+    w.add_argument("--scale", choices=("tiny", "demo", "full"), default="demo")
+    w.add_argument("--seed", type=int, default=DEMO_SEED)
+    w.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD; default today (UTC)")
+    w.set_defaults(func=cmd_world, is_async=True)
+
+    i = sub.add_parser("import", help="load a data bundle (docs/bundle.md), replacing the data")
+    i.add_argument("path")
+    i.set_defaults(func=cmd_import, is_async=True)
+
+    k = sub.add_parser("keys", help="make and replace keys").add_subparsers(dest="keys_command", required=True)
+    kc = k.add_parser("create", help="print a new key (only the key, on stdout)")
+    kc.add_argument("--plan", choices=PLAN_NAMES, required=True)
+    kc.add_argument("--account", default=None, help="account name; made when new (default: a new account)")
+    kc.set_defaults(func=cmd_keys_create, is_async=True)
+    kr = k.add_parser("replace", help="print a replacement key; the old one stops at once")
+    kr.add_argument("key")
+    kr.set_defaults(func=cmd_keys_replace, is_async=True)
+
+    a = sub.add_parser("accounts", help="account operations").add_subparsers(dest="accounts_command", required=True)
+    ap_ = a.add_parser("plan", help="change an account's plan; its keys see it at once")
+    ap_.add_argument("name")
+    ap_.add_argument("plan", choices=PLAN_NAMES)
+    ap_.set_defaults(func=cmd_accounts_plan, is_async=True)
+
+    d = sub.add_parser("db", help="the database").add_subparsers(dest="db_command", required=True)
+    d.add_parser("url", help="print the connection URL in use").set_defaults(func=cmd_db_url)
+    d.add_parser("stop", help="stop the embedded PostgreSQL").set_defaults(func=cmd_db_stop)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    settings = Settings.from_env()
+    try:
+        if getattr(args, "is_async", False):
+            return asyncio.run(args.func(args, settings))
+        return args.func(args, settings)
+    except keys.AccountError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

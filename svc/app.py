@@ -1,0 +1,153 @@
+"""The Quart-Trio application: the path of one request.
+
+key header -> authorize (one statement: key, plan, limits, counting) -> parameters ->
+handler (named SQL through svc.db) -> attrs records -> JSON bytes {data, meta},
+with X-RateLimit-* and X-Quota-Remaining on every answer where the key is known.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import trio
+from quart import Response, request
+from quart_trio import QuartTrio
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+
+from . import access
+from .clock import Clock
+from .convert import to_json
+from .db import Database, DatabaseUnavailable
+from .endpoint import REGISTRY, Answer, Call, Endpoint, fingerprint, page_meta, page_window
+from .errors import ApiError
+from .params import parse
+from .plans import PLANS
+
+log = logging.getLogger("svc.access")
+JSON = "application/json"
+
+
+def _json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(body, status=status, headers=headers or {}, content_type=JSON)
+
+
+def error_response(err: ApiError) -> Response:
+    docs = request.host_url.rstrip("/") + "/docs" if request else "/docs"
+    from orjson import dumps
+
+    return _json_response(dumps(err.body(docs)), err.status, err.headers)
+
+
+class Service:
+    """Per-process state shared by all requests: the pool and the clock."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+
+def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int = 8, db: Database | None = None) -> QuartTrio:
+    from . import api  # noqa: F401  (registers the endpoints)
+    from .docs import register_docs
+
+    app = QuartTrio(__name__)
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    own_db = db is None
+    service = Service(db or Database(database_url, pool_size=pool_size), clock or Clock())
+    app.extensions["svc"] = service
+
+    @app.before_serving
+    async def open_db() -> None:
+        if own_db:
+            await service.db.open()
+
+    @app.after_serving
+    async def close_db() -> None:
+        if own_db:
+            await service.db.close()
+
+    for ep in REGISTRY:
+        app.add_url_rule(ep.rule, endpoint=ep.path, view_func=_view(ep, service), methods=["GET"],
+                         provide_automatic_options=False)
+    register_docs(app)
+
+    @app.errorhandler(HTTPException)
+    async def http_error(exc: HTTPException) -> Response:
+        if isinstance(exc, MethodNotAllowed):
+            err = ApiError("method_not_allowed", f"{request.method} is not served; every endpoint answers GET",
+                           headers={"Allow": "GET"})
+        elif isinstance(exc, NotFound):
+            err = ApiError("not_found", f"no endpoint at {request.path}; see /v1/openapi.json")
+        elif isinstance(exc, InternalServerError):
+            log.error("unhandled error on %s", request.path, exc_info=exc.original_exception)
+            err = ApiError("internal_error", "an internal error; it has been logged")
+        else:
+            err = ApiError("bad_request", f"the request cannot be read: {exc.description}")
+        _log(request.method, request.path, err.status, 0.0, "-")
+        return error_response(err)
+
+    return app
+
+
+def _view(ep: Endpoint, service: Service):
+    async def view(**path_params: Any) -> Response:
+        started = trio.current_time()
+        prefix = "-"
+        status = 500
+        try:
+            response, prefix = await _answer(ep, service, path_params)
+            status = response.status_code
+            return response
+        finally:
+            _log(request.method, request.path, status, (trio.current_time() - started) * 1000, prefix)
+
+    view.__name__ = ep.path
+    return view
+
+
+async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -> tuple[Response, str]:
+    caller: access.Caller | None = None
+    query = {k: request.args.getlist(k) for k in request.args}
+    try:
+        key = access.key_from_headers(request.headers, query)
+        fp = fingerprint(ep.path + repr(sorted(path_params.items())), query)
+        try:
+            p = parse(ep.params, query, path_params)
+            window = page_window(p, fp) if ep.paged else (0, 0)
+            need = ep.plan_for(p, service.clock) if ep.plan_for else ep.plan
+        except ApiError as bad:
+            # Who is calling comes first (401/403), then what is wrong with the request.
+            caller = await access.authorize(service.db, service.clock, key, need=ep.plan, count=False)
+            bad.headers.update(caller.headers)
+            raise bad
+        caller = await access.authorize(service.db, service.clock, key, need=need, count=ep.counted)
+        call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
+        if ep.paged:
+            call.offset, call.limit = window
+            page = await ep.handler(call)
+            body = to_json({"data": page.items, "meta": page_meta(page, call.offset, call.limit, fp)})
+        else:
+            answer: Answer = await ep.handler(call)
+            body = to_json({"data": answer.data, "meta": answer.meta})
+        return _json_response(body, 200, caller.headers), caller.prefix
+    except ApiError as err:
+        if caller is not None:
+            err.headers = {**caller.headers, **err.headers}
+        return error_response(err), caller.prefix if caller else "-"
+    except DatabaseUnavailable as exc:
+        log.warning("database unavailable: %s", exc)
+        err = ApiError("unavailable", "the database cannot be reached for a moment; retry shortly",
+                       headers={"Retry-After": "2"})
+        return error_response(err), caller.prefix if caller else "-"
+    except Exception:
+        log.exception("unhandled error on %s", request.path)
+        return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+
+
+def _log(method: str, path: str, status: int, ms: float, prefix: str) -> None:
+    # Never the query string: a key sent there must not reach the logs.
+    log.info("%s %s %d %.1fms key=%s", method, path, status, ms, prefix)
+
+
+__all__ = ["create_app", "PLANS"]

@@ -1,0 +1,73 @@
+"""One converter for records -> JSON bytes, and the JSON Schema of those records.
+
+Response records are attrs classes; cattrs' orjson preset unstructures them and orjson
+writes the bytes. The OpenAPI response schemas are derived from the same classes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import types
+import typing
+from typing import Any
+
+import attrs
+import orjson
+from cattrs.preconf.orjson import make_converter
+
+converter = make_converter()
+
+
+def to_json(value: Any) -> bytes:
+    return orjson.dumps(converter.unstructure(value))
+
+
+def doc(text: str) -> dict[str, str]:
+    """Field metadata: the description shown in the OpenAPI schema."""
+    return {"doc": text}
+
+
+def json_schema(tp: Any, components: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of a record type; attrs classes go to `components` by name."""
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return {}
+    if isinstance(tp, types.UnionType) or origin is typing.Union:
+        parts = [json_schema(a, components) for a in typing.get_args(tp)]
+        return {"anyOf": parts}
+    if tp is type(None):
+        return {"type": "null"}
+    if tp is str:
+        return {"type": "string"}
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is float:
+        return {"type": "number"}
+    if tp is dt.date:
+        return {"type": "string", "format": "date"}
+    if tp is dt.datetime:
+        return {"type": "string", "format": "date-time"}
+    if origin is typing.Literal:
+        return {"enum": list(typing.get_args(tp))}
+    if origin in (list, tuple):
+        args = typing.get_args(tp)
+        return {"type": "array", "items": json_schema(args[0], components) if args else {}}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": json_schema(typing.get_args(tp)[1], components)}
+    if attrs.has(tp):
+        name = tp.__name__
+        if name not in components:
+            components[name] = {}  # placeholder: stops recursion on self-reference
+            attrs.resolve_types(tp)
+            props = {}
+            for f in attrs.fields(tp):
+                schema = json_schema(f.type, components)
+                if "doc" in f.metadata:
+                    schema = {**schema, "description": f.metadata["doc"]}
+                props[f.name] = schema
+            components[name] = {"type": "object", "properties": props, "required": list(props),
+                                 **({"description": tp.__doc__.strip()} if tp.__doc__ else {})}
+        return {"$ref": f"#/components/schemas/{name}"}
+    raise TypeError(f"no JSON Schema for {tp!r}")

@@ -1,0 +1,136 @@
+"""Endpoint declarations: path, plan, parameters, record type, handler.
+
+Routing, validation, the OpenAPI description and the docs all read this registry.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import Any, Awaitable, Callable, Mapping
+
+import attrs
+import orjson
+
+from .clock import Clock
+from .db import Database
+from .errors import bad_request, invalid
+from .params import PAGING_NAMES, NoParams, Paging
+from .plans import Plan
+
+
+@attrs.frozen
+class Page:
+    """What a paged handler returns: one page of items and the size of the whole list."""
+    items: list[Any]
+    total: int
+    meta: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Answer:
+    """What an unpaged handler returns."""
+    data: Any
+    meta: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.define
+class Call:
+    """Everything a handler may use."""
+    p: Any  # the parsed parameters
+    db: Database
+    clock: Clock
+    caller: Any  # svc.access.Caller: key, account, plan, counters
+    offset: int = 0
+    limit: int = 50
+
+    @property
+    def plan(self) -> Plan:
+        return self.caller.plan
+
+
+Handler = Callable[[Call], Awaitable[Answer | Page]]
+
+
+@attrs.frozen
+class Endpoint:
+    path: str  # OpenAPI form: /v1/events/{id}
+    plan: str  # lowest plan that has it
+    summary: str
+    description: str
+    params: type
+    returns: Any  # record type of one item (lists: of each item)
+    many: bool
+    handler: Handler
+    counted: bool = True  # /v1/usage is never counted
+    # Some answers need a higher plan for some parameter values (results on another day):
+    # decided before the call is counted, so a refused call is never counted.
+    plan_for: Callable[[Any, Clock], str] | None = None
+
+    @property
+    def paged(self) -> bool:
+        return issubclass(self.params, Paging)
+
+    @property
+    def rule(self) -> str:
+        return self.path.replace("{", "<").replace("}", ">")
+
+
+REGISTRY: list[Endpoint] = []
+
+
+def endpoint(path: str, *, plan: str, summary: str, returns: Any, many: bool = False, params: type = NoParams,
+             description: str = "", counted: bool = True, plan_for: Callable[[Any, Clock], str] | None = None):
+    def register(handler: Handler) -> Handler:
+        REGISTRY.append(Endpoint(path=path, plan=plan, summary=summary, description=description or summary,
+                                 params=params, returns=returns, many=many, handler=handler, counted=counted,
+                                 plan_for=plan_for))
+        return handler
+
+    return register
+
+
+# -- cursors ---------------------------------------------------------------------
+# A cursor is the offset of the next page plus a fingerprint of the query it belongs to,
+# so a cursor used with other filters is refused instead of silently paging another list.
+
+def fingerprint(path: str, query: Mapping[str, list[str]]) -> str:
+    stable = sorted((k, v) for k, vs in query.items() if k not in PAGING_NAMES for v in vs)
+    return hashlib.sha256(orjson.dumps([path, stable])).hexdigest()[:12]
+
+
+def encode_cursor(offset: int, fp: str) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps({"o": offset, "f": fp})).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str, fp: str) -> int:
+    try:
+        raw = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        offset, their_fp = raw["o"], raw["f"]
+        if not isinstance(offset, int) or offset < 0 or not isinstance(their_fp, str):
+            raise ValueError
+    except (ValueError, TypeError, KeyError, orjson.JSONDecodeError):
+        raise bad_request("parameter `cursor` is not one this service made; pass meta.next_cursor unchanged") from None
+    if their_fp != fp:
+        raise bad_request("parameter `cursor` belongs to a list with other filters; keep the same parameters while paging")
+    return offset
+
+
+def page_window(p: Paging, fp: str) -> tuple[int, int]:
+    offset = decode_cursor(p.cursor, fp) if p.cursor else (p.page - 1) * p.per_page
+    return offset, p.per_page
+
+
+def page_meta(page: Page, offset: int, per_page: int, fp: str) -> dict[str, Any]:
+    if offset >= page.total and offset > 0:
+        raise invalid(f"parameter `page` is past the last page ({max(1, -(-page.total // per_page))})")
+    meta: dict[str, Any] = {
+        "page": offset // per_page + 1,
+        "per_page": per_page,
+        "total": page.total,
+        "pages": -(-page.total // per_page),
+    }
+    nxt = offset + len(page.items)
+    meta["next_cursor"] = encode_cursor(nxt, fp) if nxt < page.total else None
+    meta.update(page.meta)
+    return meta

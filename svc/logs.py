@@ -1,0 +1,12 @@
+"""Log format: one line per request on stderr (svc.access), warnings from the rest."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+
+def setup_logging() -> None:
+    level = os.environ.get("SVC_LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(level=level, format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
+    logging.getLogger("hypercorn.access").disabled = True  # our own access line replaces it

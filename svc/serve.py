@@ -1,0 +1,82 @@
+"""`python -m svc serve`: database ready, world loaded, demo keys printed, then Hypercorn
+with N trio workers, each importing svc.asgi:app."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import os
+import sys
+
+from hypercorn.config import Config
+from hypercorn.run import run
+
+from . import keys
+from .config import Settings
+from .db import connect_asyncio
+from .plans import PLAN_NAMES
+from .schema import migrate
+
+DEMO_SEED = 1899  # the demo world's seed: the year the All England began
+
+
+async def _prepare(database_url: str, settings: Settings) -> dict[str, str]:
+    from .progress import ProgressBar
+    from .world_ops import generate_world, world_is_empty
+
+    conn = await connect_asyncio(database_url)
+    try:
+        await migrate(conn)
+        if await world_is_empty(conn):
+            print("empty database: generating the demo world (once)", file=sys.stderr)
+            bar = ProgressBar()
+            try:
+                await generate_world(conn, scale=os.environ.get("SVC_SCALE", "demo"), seed=DEMO_SEED,
+                                     as_of=dt.datetime.now(dt.timezone.utc).date(), progress=bar)
+            finally:
+                bar.close()
+        return await _demo_keys(conn, settings)
+    finally:
+        await conn.close()
+
+
+async def _demo_keys(conn, settings: Settings) -> dict[str, str]:
+    """One key per plan for trying the service, kept in $SVC_HOME/demo-keys.json (a local
+    convenience: the database itself holds only hashes). Made anew when missing or replaced."""
+    path = settings.home / "demo-keys.json"
+    held = json.loads(path.read_text()) if path.exists() else {}
+    out: dict[str, str] = {}
+    for plan in PLAN_NAMES:
+        key = held.get(plan)
+        row = key and await conn.fetchrow(
+            "SELECT k.state, a.plan FROM api_keys k JOIN accounts a ON a.name = k.account WHERE k.key_hash = $1",
+            keys.key_hash(key))
+        if not row or row["state"] != "current" or row["plan"] != plan:
+            key = await keys.create_key(conn, plan=plan, account=f"demo-{plan}-{keys.new_key()[-6:].lower()}")
+        out[plan] = key
+    settings.home.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1))
+    path.chmod(0o600)
+    return out
+
+
+def serve(args, settings: Settings, *, database_url: str) -> int:
+    demo = asyncio.run(_prepare(database_url, settings))
+    os.environ["DATABASE_URL"] = database_url  # the spawned workers read it (svc/asgi.py)
+    os.environ["SVC_LIVE_SPEED"] = str(args.live_speed)
+    base = f"http://{args.host}:{args.port}"
+    print(f"\nlistening on {base}  ({args.workers} worker{'s' if args.workers != 1 else ''})", flush=True)
+    print(f"database: {database_url}")
+    for plan, key in demo.items():
+        print(f"demo key ({plan:7}): {key}")
+    print(f"try: curl -H 'Authorization: Bearer {demo['free']}' '{base}/v1/search?q=lee'\n", flush=True)
+
+    config = Config()
+    config.bind = [f"{args.host}:{args.port}"]
+    config.worker_class = "trio"
+    config.workers = max(1, args.workers)
+    config.application_path = "svc.asgi:app"
+    config.accesslog = None
+    config.graceful_timeout = 5.0
+    return run(config)

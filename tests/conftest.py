@@ -1,0 +1,161 @@
+"""One PostgreSQL per test run (embedded unless DATABASE_URL is set), a `tiny` world
+loaded once into a template database, and a fresh copy of it for each test module.
+
+The app under test runs in-process on Trio's clock: `Clock` anchors wall time to
+trio.current_time(), so a test that takes the `mock_clock` fixture moves minutes and days
+with `mock_clock.jump(...)`."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import itertools
+import os
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+
+from svc import keys as svc_keys
+from svc import pgserver
+from svc.clock import Clock
+from svc.db import connect_asyncio
+from svc.schema import migrate
+
+TEST_SEED = 7
+TODAY = dt.datetime.now(dt.timezone.utc).date()
+# The world is generated as of today, and the app's clock starts at today 12:00 UTC, the
+# generator's "now": the same matches are live, finished yesterday or scheduled in every run.
+NOON = dt.datetime.combine(TODAY, dt.time(12, 0), dt.timezone.utc)
+BASE_DB = "svc_test_template"
+_counter = itertools.count()
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+@pytest.fixture(scope="session")
+def pg_server_url():
+    if os.environ.get("DATABASE_URL"):
+        yield os.environ["DATABASE_URL"]
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="svc-test-pg-"))
+    url, server = pgserver.start_throwaway(tmp)
+    yield url
+    server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def template_url(pg_server_url):
+    """A database holding the schema and the tiny world; modules copy it."""
+    from svc.world_ops import generate_world
+
+    async def build():
+        admin = await asyncpg.connect(pg_server_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {BASE_DB} WITH (FORCE)")
+            await admin.execute(f"CREATE DATABASE {BASE_DB}")
+        finally:
+            await admin.close()
+        conn = await connect_asyncio(with_database(pg_server_url, BASE_DB))
+        try:
+            await migrate(conn)
+            await generate_world(conn, scale="tiny", seed=TEST_SEED, as_of=TODAY)
+        finally:
+            await conn.close()
+
+    run(build())
+    return with_database(pg_server_url, BASE_DB)
+
+
+@pytest.fixture(scope="module")
+def db_url(pg_server_url, template_url):
+    """A fresh copy of the tiny world for this test module."""
+    name = f"svc_test_{os.getpid()}_{next(_counter)}"
+
+    async def copy():
+        admin = await asyncpg.connect(pg_server_url)
+        try:
+            await admin.execute(f"CREATE DATABASE {name} TEMPLATE {BASE_DB}")
+        finally:
+            await admin.close()
+
+    async def drop():
+        admin = await asyncpg.connect(pg_server_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        finally:
+            await admin.close()
+
+    run(copy())
+    yield with_database(pg_server_url, name)
+    run(drop())
+
+
+def make_key(db_url: str, plan: str, account: str | None = None) -> str:
+    async def create():
+        conn = await connect_asyncio(db_url)
+        try:
+            return await svc_keys.create_key(conn, plan=plan, account=account)
+        finally:
+            await conn.close()
+
+    return run(create())
+
+
+def sql(db_url: str, statement: str, *args):
+    async def go():
+        conn = await connect_asyncio(db_url)
+        try:
+            return await conn.fetch(statement, *args)
+        finally:
+            await conn.close()
+
+    return run(go())
+
+
+@pytest.fixture(scope="module")
+def plan_keys(db_url):
+    """One key per plan (each its own account), shared by a module's read-only tests."""
+    return {plan: make_key(db_url, plan) for plan in ("free", "archive", "odds", "live")}
+
+
+class Client:
+    """The app's test client with the key sent the way a user would."""
+
+    def __init__(self, test_client) -> None:
+        self._client = test_client
+
+    async def get(self, path: str, key: str | None = None, *, header: str = "bearer", headers=None, **params):
+        sent = dict(headers or {})
+        if key is not None:
+            if header == "bearer":
+                sent["Authorization"] = f"Bearer {key}"
+            else:
+                sent["X-API-Key"] = key
+        response = await self._client.get(path, headers=sent, query_string={k.rstrip("_"): v for k, v in params.items()})
+        response.json_body = await response.get_json()
+        return response
+
+    async def request(self, method: str, path: str, key: str | None = None):
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        response = await self._client.open(path, method=method, headers=headers)
+        response.json_body = await response.get_json()
+        return response
+
+
+@pytest.fixture
+async def client(db_url):
+    from svc.app import create_app
+
+    app = create_app(db_url, clock=Clock(start=NOON), pool_size=4)
+    async with app.test_app() as test_app:
+        yield Client(test_app.test_client())
