@@ -134,14 +134,15 @@ class Client:
     def __init__(self, test_client) -> None:
         self._client = test_client
 
-    async def get(self, path: str, key: str | None = None, *, header: str = "bearer", headers=None, **params):
+    async def get(self, path: str, key: str | None = None, /, *, header: str = "bearer", headers=None, **params):
         sent = dict(headers or {})
         if key is not None:
             if header == "bearer":
                 sent["Authorization"] = f"Bearer {key}"
             else:
                 sent["X-API-Key"] = key
-        response = await self._client.get(path, headers=sent, query_string={k.rstrip("_"): v for k, v in params.items()})
+        query = {k.rstrip("_"): v for k, v in params.items()} or None  # from_ -> from
+        response = await self._client.get(path, headers=sent, query_string=query)
         response.json_body = await response.get_json()
         return response
 

@@ -1,0 +1,71 @@
+"""Bad input: every parameter checked, 400 for what cannot be read, 422 for what is not
+acceptable, the parameter named; 404 and 405 as JSON; never a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import make_key
+
+
+@pytest.fixture(scope="module")
+def key(db_url):
+    return make_key(db_url, "live")  # the highest limits: these tests make many calls
+
+
+CASES = [
+    # path, params, status, parameter named in the message
+    ("/v1/fixtures", {"per_page": "0"}, 422, "per_page"),
+    ("/v1/fixtures", {"per_page": "201"}, 422, "per_page"),
+    ("/v1/fixtures", {"per_page": "ten"}, 400, "per_page"),
+    ("/v1/fixtures", {"page": "0"}, 422, "page"),
+    ("/v1/fixtures", {"page": "1.5"}, 400, "page"),
+    ("/v1/fixtures", {"discipline": "XX"}, 422, "discipline"),
+    ("/v1/fixtures", {"discipline": ""}, 400, "discipline"),
+    ("/v1/fixtures", {"cursor": "garbage!"}, 400, "cursor"),
+    ("/v1/fixtures", {"per-page": "5"}, 400, "per-page"),
+    ("/v1/results", {}, 400, "date"),
+    ("/v1/results", {"date": "2024-13-01"}, 400, "date"),
+    ("/v1/results", {"date": "2024-02-30"}, 400, "date"),
+    ("/v1/results", {"date": "yesterday"}, 400, "date"),
+    ("/v1/results", {"date": "2999-01-01"}, 422, "date"),
+    ("/v1/search", {}, 400, "q"),
+    ("/v1/search", {"q": "lee", "limit": "0"}, 422, "limit"),
+    ("/v1/search", {"q": "lee", "limit": "51"}, 422, "limit"),
+    ("/v1/search", {"q": "lee", "kind": "planet"}, 422, "kind"),
+    ("/v1/calendar", {"year": "1898"}, 422, "year"),
+    ("/v1/calendar", {"year": "MMXX"}, 400, "year"),
+    ("/v1/calendar", {"level": "veteran"}, 422, "level"),
+    ("/v1/calendar", {"series": "no-such-series"}, 422, "series"),
+    ("/v1/calendar", {"series": "Bad Slug!"}, 400, "series"),
+    ("/v1/events/mt_abc", {}, 400, "id"),
+    ("/v1/events/ev_doesnotexist", {}, 404, "ev_doesnotexist"),
+]
+
+
+@pytest.mark.parametrize("path,params,status,named", CASES)
+async def test_bad_input_gets_a_clear_error(client, key, path, params, status, named):
+    r = await client.get(path, key, **params)
+    assert r.status_code == status, r.json_body
+    error = r.json_body["error"]
+    assert error["code"] == {400: "bad_request", 404: "not_found", 422: "invalid_parameter"}[status]
+    assert named in error["message"]
+    assert "X-RateLimit-Remaining" in r.headers
+
+
+async def test_repeated_parameter_is_refused(client, key):
+    r = await client.get("/v1/fixtures?per_page=5&per_page=6", key)
+    assert r.status_code == 400 and "more than once" in r.json_body["error"]["message"]
+
+
+async def test_unknown_path_is_json_404(client, key):
+    r = await client.get("/v1/nothing-here", key)
+    assert r.status_code == 404 and r.json_body["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+async def test_other_methods_get_405_with_allow_get(client, key, method):
+    r = await client.request(method, "/v1/series", key)
+    assert r.status_code == 405
+    assert r.headers["Allow"] == "GET"
+    assert r.json_body["error"]["code"] == "method_not_allowed"
