@@ -1,0 +1,259 @@
+"""The match engine: scoring rules by era, rally-by-rally play and a fast whole-game sampler.
+
+Pure functions over a `random.Random` handed in by the caller, so the generator (which needs
+determinism) and a live feed (which plays matches in real time, one rally at a time) share it.
+
+Scoring eras (world-facts "Scoring by era"; best of three games throughout):
+
+* side-out, until 31 Dec 2001 — MS and doubles to 15; at 13-all the side that reached 13 first
+  may set to 5 more (game ends 18-x), at 14-all to 3 more (17-x), or play through to 15.
+  WS to 11; setting at 9-all or 10-all to 12, or play through.
+* side-out, 1 Jan 2002 – 31 Jul 2006 — to 15 with setting only at 14-all (17-x);
+  WS to 11 with setting only at 10-all (13-x).
+* rally point, from 1 Aug 2006 — to 21, two clear, capped at 30 (30-29).
+
+Scores accepted by `legal_game` (winner's points w, loser's points l):
+
+========================  ==========================================================
+side-out to 15 (1899-)    w=15, 0<=l<=14 · w=18, 13<=l<=17 · w=17, 14<=l<=16
+side-out WS (1899-)       w=11, 0<=l<=10 · w=12, 9<=l<=11
+side-out to 15 (2002-)    w=15, 0<=l<=14 · w=17, 14<=l<=16
+side-out WS (2002-)       w=11, 0<=l<=10 · w=13, 10<=l<=12
+rally (Aug 2006-)         w=21, 0<=l<=19 · 22<=w<=30 with l=w-2 · w=30, l=29
+========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import math
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+NEW_SIDEOUT_FROM = dt.date(2002, 1, 1)   # setting only at 14-all / 10-all
+RALLY_POINT_FROM = dt.date(2006, 8, 1)   # rally point scoring to 21 "from Aug 2006"
+GAMES_TO_WIN = 2                          # best of three throughout
+SET_CHANCE = 0.7   # how often the side entitled to set chooses to (it was the usual choice)
+# Strength gap (in strength units) that turns a 50 % rally into ~73 %; tuned so that a seed
+# beats an average qualifier most of the time while upsets stay common.
+RALLY_SCALE = 1000.0
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How one game is scored."""
+    name: str
+    rally_point: bool                 # rally point (winner scores) or side-out (only the server scores)
+    target: int                       # points that win an unset game
+    settings: tuple[tuple[int, int], ...] = ()  # (all-score where setting is possible, game end when set)
+    cap: int = 0                      # rally point: the score that ends a game at all costs
+
+    def game_over(self, a: int, b: int, end: int) -> int:
+        """1 or 2 when the game is won at a-b (current end `end`), else 0."""
+        if self.rally_point:
+            if (a >= self.target or b >= self.target) and abs(a - b) >= 2 or a == self.cap or b == self.cap:
+                return 1 if a > b else 2
+            return 0
+        if a >= end:
+            return 1
+        if b >= end:
+            return 2
+        return 0
+
+
+RALLY = Rules("rally-21", True, 21, cap=30)
+SIDEOUT_15 = Rules("sideout-15", False, 15, ((13, 18), (14, 17)))
+SIDEOUT_11 = Rules("sideout-11", False, 11, ((9, 12), (10, 12)))
+SIDEOUT_15_2002 = Rules("sideout-15-2002", False, 15, ((14, 17),))
+SIDEOUT_11_2002 = Rules("sideout-11-2002", False, 11, ((10, 13),))
+
+
+def era_rules(discipline: str, day: dt.date) -> Rules:
+    """The scoring rules for a game of `discipline` played on `day`."""
+    if day >= RALLY_POINT_FROM:
+        return RALLY
+    womens_singles = discipline == "WS"
+    if day >= NEW_SIDEOUT_FROM:
+        return SIDEOUT_11_2002 if womens_singles else SIDEOUT_15_2002
+    return SIDEOUT_11 if womens_singles else SIDEOUT_15
+
+
+def legal_game(score_w: int, score_l: int, discipline: str, day: dt.date) -> bool:
+    """True when a finished game won score_w to score_l is possible under the era's rules."""
+    rules = era_rules(discipline, day)
+    w, l = score_w, score_l
+    if l < 0 or w <= l:
+        return False
+    if rules.rally_point:
+        if w == rules.target:
+            return l <= rules.target - 2
+        if rules.target < w < rules.cap:
+            return l == w - 2
+        return w == rules.cap and l in (rules.cap - 2, rules.cap - 1)
+    if w == rules.target:
+        return l <= rules.target - 1   # target-1 only after playing through a possible setting
+    return any(w == end and at <= l <= end - 1 for at, end in rules.settings)
+
+
+def rally_chance(strength1: float, strength2: float) -> float:
+    """Chance that side 1 wins a rally, from the two sides' strengths."""
+    return 1.0 / (1.0 + math.exp(-(strength1 - strength2) / RALLY_SCALE * 2.0))
+
+
+# --------------------------------------------------------------------------- rally by rally
+
+@dataclass(frozen=True)
+class Rally:
+    game: int      # 1-based
+    rally: int     # 1-based within the game
+    server: int    # side serving this rally
+    winner: int    # side winning it
+    score1: int    # score after the rally
+    score2: int
+
+
+def play_rallies(rng: random.Random, p1: float, rules: Rules, *, first_server: int = 1,
+                 set_chance: float = SET_CHANCE) -> Iterator[Rally]:
+    """Play a best-of-three match one rally at a time; side 1 wins a rally with chance p1.
+
+    Side-out: the server scores when winning the rally, otherwise service passes (doubles'
+    second server is not modelled). Rally point: the rally's winner scores and serves next.
+    The winner of a game serves first in the next.
+    """
+    games = [0, 0]
+    server = first_server
+    game = 0
+    while max(games) < GAMES_TO_WIN:
+        game += 1
+        score = [0, 0]
+        end = rules.target
+        set_done = False
+        n = 0
+        while True:
+            n += 1
+            winner = 1 if rng.random() < p1 else 2
+            serving = server
+            if rules.rally_point or winner == server:
+                score[winner - 1] += 1
+                scored = True
+            else:
+                scored = False
+            server = winner
+            a, b = score
+            if scored and not rules.rally_point and not set_done and a == b:
+                for at, set_end in rules.settings:
+                    # the side that reached `at` first (not the one that just levelled) may set
+                    if a == at and rng.random() < set_chance:
+                        end, set_done = set_end, True
+                        break
+            yield Rally(game, n, serving, winner, a, b)
+            done = rules.game_over(a, b, end)
+            if done:
+                games[done - 1] += 1
+                server = done
+                break
+
+
+def games_of(rallies: list[Rally]) -> tuple[list[int], list[int]]:
+    """g1, g2 from a rally sequence (the last game may be unfinished)."""
+    last: dict[int, Rally] = {}
+    for r in rallies:
+        last[r.game] = r
+    g1 = [last[g].score1 for g in sorted(last)]
+    g2 = [last[g].score2 for g in sorted(last)]
+    return g1, g2
+
+
+# --------------------------------------------------------------------------- fast path
+
+def point_share(p1: float, rules: Rules) -> float:
+    """Chance that the next *point* goes to side 1, treating points as independent.
+
+    Rally point: a point is a rally. Side-out: with a rally chance q, side 1 takes the next
+    point while serving with a = q / (1 - q + q^2) and while receiving with q * a (the server
+    must first win service back); the fast path uses their mean, close enough for sampling.
+    """
+    if rules.rally_point:
+        return p1
+    q = p1
+    # a = q / (1 - q + q^2) while serving, q * a while receiving; the two shares sum to 1.
+    return q * (1.0 + q) / (2.0 * (1.0 - q + q * q))
+
+
+_BUCKETS = 400  # point chances are quantised to 1/400 so that outcome tables can be cached
+
+
+@lru_cache(maxsize=4096)
+def _outcomes(rules: Rules, bucket: int, set_chance: float) -> tuple[list[float], list[tuple[int, int]]]:
+    """Exact distribution of final game scores for an i.i.d. point chance (bucket / _BUCKETS)."""
+    p = bucket / _BUCKETS
+    # state: (a, b, end, set_done) -> probability; processed in order of points played
+    frontier: dict[tuple[int, int, int, bool], float] = {(0, 0, rules.target, False): 1.0}
+    finals: dict[tuple[int, int], float] = {}
+    while frontier:
+        nxt: dict[tuple[int, int, int, bool], float] = {}
+        for (a, b, end, set_done), mass in sorted(frontier.items()):
+            for who, share in ((1, p), (2, 1.0 - p)):
+                na, nb = (a + 1, b) if who == 1 else (a, b + 1)
+                m = mass * share
+                if m < 1e-12:
+                    continue
+                branches = [((end, set_done), m)]
+                if not rules.rally_point and not set_done and na == nb:
+                    for at, set_end in rules.settings:
+                        if na == at:
+                            branches = [((set_end, True), m * set_chance), ((end, False), m * (1 - set_chance))]
+                            break
+                for (e, sd), bm in branches:
+                    if rules.game_over(na, nb, e):
+                        finals[(na, nb)] = finals.get((na, nb), 0.0) + bm
+                    else:
+                        key = (na, nb, e, sd)
+                        nxt[key] = nxt.get(key, 0.0) + bm
+        frontier = nxt
+    scores = sorted(finals)
+    total = sum(finals.values())
+    cum, run = [], 0.0
+    for s in scores:
+        run += finals[s] / total
+        cum.append(run)
+    cum[-1] = 1.0
+    return cum, scores
+
+
+def sample_game(rng: random.Random, point_p1: float, rules: Rules, set_chance: float = SET_CHANCE) -> tuple[int, int]:
+    """One finished game's score (side 1, side 2) without simulating every rally."""
+    bucket = min(_BUCKETS - 1, max(1, round(point_p1 * _BUCKETS)))
+    cum, scores = _outcomes(rules, bucket, set_chance)
+    return scores[bisect.bisect_left(cum, rng.random())]
+
+
+def sample_match(rng: random.Random, p1: float, rules: Rules) -> tuple[list[int], list[int], int]:
+    """A whole best-of-three match (g1, g2, winner) from side 1's rally chance p1."""
+    pp = point_share(p1, rules)
+    g1: list[int] = []
+    g2: list[int] = []
+    won = [0, 0]
+    while max(won) < GAMES_TO_WIN:
+        a, b = sample_game(rng, pp, rules)
+        g1.append(a)
+        g2.append(b)
+        won[0 if a > b else 1] += 1
+    return g1, g2, 1 if won[0] > won[1] else 2
+
+
+def partial_game(rng: random.Random, point_p1: float, rules: Rules) -> tuple[int, int]:
+    """An unfinished game's score (for a retirement): a finished game cut short."""
+    a, b = sample_game(rng, point_p1, rules)
+    f = rng.uniform(0.1, 0.6)
+    return int(a * f), int(b * f)
+
+
+def match_minutes(g1: list[int], g2: list[int], rules: Rules, rng: random.Random) -> int:
+    """Duration of a match in minutes (25-90): longer with more points; side-out has more rallies."""
+    points = sum(g1) + sum(g2)
+    rallies = points if rules.rally_point else points * 1.8
+    return int(max(25, min(90, 10 + rallies * 0.45 + rng.uniform(-5, 8))))

@@ -1,0 +1,491 @@
+"""Static facts the generated world must respect (see ../shared/data/world-facts.md).
+
+Only data and tiny pure lookups live here; the generator decides what to do with them.
+Every table is a tuple (never a dict that is iterated for output) so the order of
+generated rows never depends on anything but this file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+# --------------------------------------------------------------------------- nations
+
+# (IOC code, name, continent, naming style)
+# Naming style decides how names are built and written:
+#   "cn"/"kr"/"vn" family name first in capitals ("LEE Zii Jia"); others "Viktor AXELSEN".
+COUNTRIES: tuple[tuple[str, str, str, str], ...] = (
+    ("ENG", "England", "EU", "en"), ("SCO", "Scotland", "EU", "en"), ("WAL", "Wales", "EU", "en"),
+    ("IRL", "Ireland", "EU", "en"), ("GBR", "Great Britain", "EU", "en"),
+    ("DEN", "Denmark", "EU", "dk"), ("SWE", "Sweden", "EU", "dk"), ("NOR", "Norway", "EU", "dk"),
+    ("FIN", "Finland", "EU", "dk"), ("NED", "Netherlands", "EU", "de"), ("GER", "Germany", "EU", "de"),
+    ("AUT", "Austria", "EU", "de"), ("SUI", "Switzerland", "EU", "de"), ("BEL", "Belgium", "EU", "fr"),
+    ("FRA", "France", "EU", "fr"), ("ESP", "Spain", "EU", "es"), ("RUS", "Russia", "EU", "ru"),
+    ("UKR", "Ukraine", "EU", "ru"), ("POL", "Poland", "EU", "ru"), ("BUL", "Bulgaria", "EU", "ru"),
+    ("CZE", "Czechia", "EU", "ru"), ("SLO", "Slovenia", "EU", "ru"), ("EST", "Estonia", "EU", "ru"),
+    ("HUN", "Hungary", "EU", "ru"), ("ISR", "Israel", "AS", "en"), ("TUR", "Türkiye", "EU", "tr"),
+    ("AZE", "Azerbaijan", "EU", "tr"), ("KAZ", "Kazakhstan", "AS", "ru"),
+    ("CHN", "China", "AS", "cn"), ("TPE", "Chinese Taipei", "AS", "cn"), ("HKG", "Hong Kong", "AS", "cn"),
+    ("MAS", "Malaysia", "AS", "cn"), ("SGP", "Singapore", "AS", "cn"), ("INA", "Indonesia", "AS", "id"),
+    ("THA", "Thailand", "AS", "th"), ("KOR", "Korea", "AS", "kr"), ("JPN", "Japan", "AS", "jp"),
+    ("IND", "India", "AS", "in"), ("VIE", "Vietnam", "AS", "vn"), ("PHI", "Philippines", "AS", "es"),
+    ("SRI", "Sri Lanka", "AS", "in"), ("PAK", "Pakistan", "AS", "in"), ("BAN", "Bangladesh", "AS", "in"),
+    ("NEP", "Nepal", "AS", "in"), ("IRI", "Iran", "AS", "tr"), ("UAE", "United Arab Emirates", "AS", "tr"),
+    ("AUS", "Australia", "OC", "en"), ("NZL", "New Zealand", "OC", "en"),
+    ("USA", "United States", "AM", "en"), ("CAN", "Canada", "AM", "en"), ("MEX", "Mexico", "AM", "es"),
+    ("GUA", "Guatemala", "AM", "es"), ("PER", "Peru", "AM", "es"), ("BRA", "Brazil", "AM", "es"),
+    ("COL", "Colombia", "AM", "es"), ("ECU", "Ecuador", "AM", "es"), ("BOL", "Bolivia", "AM", "es"),
+    ("NGR", "Nigeria", "AF", "en"), ("EGY", "Egypt", "AF", "tr"), ("RSA", "South Africa", "AF", "en"),
+    ("MRI", "Mauritius", "AF", "fr"), ("ALG", "Algeria", "AF", "fr"), ("UGA", "Uganda", "AF", "en"),
+    ("KEN", "Kenya", "AF", "en"), ("ETH", "Ethiopia", "AF", "en"), ("GRE", "Greece", "EU", "ru"),
+    ("ITA", "Italy", "EU", "es"),
+)
+COUNTRY_STYLE = {c[0]: c[3] for c in COUNTRIES}
+COUNTRY_CONTINENT = {c[0]: c[2] for c in COUNTRIES}
+
+# Nations that compete at the Commonwealth Games (England, Scotland, Wales separately).
+COMMONWEALTH = frozenset({"ENG", "SCO", "WAL", "MAS", "SGP", "IND", "CAN", "AUS", "NZL", "NGR", "RSA",
+                          "MRI", "UGA", "KEN", "SRI", "PAK", "BAN"})
+# Home nations are one team (GBR) only at the Olympics; they are never a team of their own there.
+HOME_NATIONS = frozenset({"ENG", "SCO", "WAL"})
+
+# Strength of nations by era, 0..1 (world-facts "Nations and eras"). A nation missing from an
+# era's table gets OTHER_NATION_STRENGTH; absent nations (CHN before 1981) get no players.
+OTHER_NATION_STRENGTH = 0.12
+NATION_ERAS: tuple[tuple[int, int, dict[str, float]], ...] = (
+    (1899, 1939, {"ENG": 0.95, "IRL": 0.8, "SCO": 0.75, "WAL": 0.6, "DEN": 0.55, "USA": 0.5, "CAN": 0.45,
+                  "NED": 0.25, "FRA": 0.2, "MAS": 0.3}),
+    (1940, 1965, {"DEN": 0.95, "MAS": 0.9, "USA": 0.6, "INA": 0.6, "THA": 0.55, "ENG": 0.55, "SWE": 0.35,
+                  "CAN": 0.35, "IRL": 0.3, "SCO": 0.3, "JPN": 0.35, "IND": 0.3}),
+    (1966, 1980, {"INA": 0.95, "DEN": 0.85, "MAS": 0.75, "ENG": 0.7, "JPN": 0.7, "SWE": 0.6, "THA": 0.4,
+                  "IND": 0.4, "USA": 0.3, "NED": 0.3, "CAN": 0.3, "SCO": 0.25}),
+    (1981, 2000, {"CHN": 0.98, "INA": 0.9, "KOR": 0.8, "DEN": 0.8, "MAS": 0.7, "SWE": 0.55, "ENG": 0.5,
+                  "JPN": 0.45, "NED": 0.4, "THA": 0.35, "HKG": 0.3, "TPE": 0.3, "GER": 0.3, "IND": 0.3}),
+    (2001, 2015, {"CHN": 1.0, "INA": 0.8, "KOR": 0.8, "MAS": 0.75, "DEN": 0.75, "JPN": 0.65, "TPE": 0.55,
+                  "IND": 0.5, "ESP": 0.4, "THA": 0.45, "ENG": 0.4, "GER": 0.35, "HKG": 0.4, "SGP": 0.3,
+                  "RUS": 0.3, "NED": 0.3}),
+    (2016, 2100, {"CHN": 0.95, "JPN": 0.9, "KOR": 0.8, "DEN": 0.8, "INA": 0.8, "IND": 0.7, "TPE": 0.7,
+                  "MAS": 0.7, "THA": 0.65, "SGP": 0.4, "CAN": 0.35, "FRA": 0.45, "ESP": 0.4, "ENG": 0.35,
+                  "HKG": 0.35, "GER": 0.3, "USA": 0.3, "VIE": 0.3}),
+)
+# CHN joined the international federation in 1981 (world-facts); no Chinese players before.
+NATION_FROM = {"CHN": 1981, "KAZ": 1992, "UKR": 1992, "SLO": 1992, "EST": 1992, "CZE": 1993, "AZE": 1992,
+               "TPE": 1970, "KOR": 1960, "VIE": 1980, "UAE": 1980}
+# Nations that exist only in certain years (GBR is the Olympic team of the home nations).
+NO_PLAYERS = frozenset({"GBR"})
+
+
+def nation_strengths(year: int) -> tuple[tuple[str, float], ...]:
+    """Every nation with players in `year` and its strength, in COUNTRIES order."""
+    year = max(NATION_ERAS[0][0], year)
+    table = next(t for a, b, t in NATION_ERAS if a <= year <= b)
+    out = []
+    for code, _name, _cont, _style in COUNTRIES:
+        if code in NO_PLAYERS or NATION_FROM.get(code, 0) > year:
+            continue
+        out.append((code, table.get(code, OTHER_NATION_STRENGTH)))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- names
+
+# Given names (men, women) and family names per naming style. A few carry accents on purpose,
+# so accent-insensitive search ("jorgensen" finds "JØRGENSEN") can be tested.
+NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("James", "Peter", "Andrew", "David", "Thomas", "Nathan", "Chris", "Robert", "George", "Ben",
+            "William", "Marcus", "Sean", "Ian"),
+           ("Gillian", "Kirsty", "Laura", "Anne", "Emma", "Chloe", "Jenny", "Sarah", "Ruth", "Margaret",
+            "Heather", "Julia", "Kate"),
+           ("SMITH", "ELLIS", "ADCOCK", "ROBERTSON", "GILKS", "BLAIR", "WHITE", "DEVLIN", "HUNT", "CLARK",
+            "STEVENS", "TAYLOR", "MITCHELL", "WALKER", "HUGHES", "REID", "MORRIS", "GRANT")),
+    "dk": (("Viktor", "Anders", "Jan", "Søren", "Morten", "Poul-Erik", "Peter", "Mathias", "Rasmus",
+            "Jens", "Kim", "Hans-Kristian", "Mads", "Jesper", "Bjørn"),
+           ("Mette", "Camilla", "Tine", "Line", "Mia", "Kirsten", "Lene", "Christinna", "Maiken",
+            "Sofie", "Åse", "Julie"),
+           ("AXELSEN", "ANTONSEN", "FROST", "HANSEN", "JØRGENSEN", "LAUNDRUP", "KJÆRSFELDT", "GADE",
+            "HØYER", "MØLLER", "PEDERSEN", "CHRISTIANSEN", "ÅSTRÖM", "LARSEN", "BOE", "RASMUSSEN")),
+    "de": (("Marc", "Jürgen", "Kai", "Fabian", "Dieter", "Stefan", "Max", "Lukas", "Jonas", "Mark"),
+           ("Juliane", "Yvonne", "Carla", "Lisa", "Mareike", "Kira", "Eva", "Judith"),
+           ("ZWIEBLER", "SCHENK", "MÜLLER", "ROTH", "KOCH", "SCHÖTTLER", "VAN DEN BERG", "DE VRIES",
+            "WEBER", "KELLERMANN", "HOFFMANN", "VOGEL")),
+    "fr": (("Brice", "Toma Junior", "Christo", "Frédéric", "Gaël", "Arnaud", "Léo", "Thomas", "Lucas",
+            "Jérôme"),
+           ("Hélène", "Léa", "Pi Hongyan", "Delphine", "Anaïs", "Marie", "Célia", "Margot", "Émilie"),
+           ("LEVERDEZ", "POPOV", "LABAR", "LEFÈVRE", "MERKLE", "GICQUEL", "DELRUE", "ROUSSEL", "BARBIER",
+            "FONTAINE", "GÉRARD", "MOREAU")),
+    "es": (("Pablo", "José", "Luis", "Carlos", "Javier", "Adrián", "Iñigo", "Andrés", "Diego", "Mateo"),
+           ("Carolina", "Beatriz", "Clara", "Lucía", "María", "Nerea", "Sofía", "Elena", "Ana"),
+           ("MARÍN", "ABIÁN", "MUÑOZ", "PEÑA", "CORRALES", "GARCÍA", "NÚÑEZ", "FERNÁNDEZ", "LÓPEZ",
+            "CASTRO", "ROMERO", "SÁNCHEZ")),
+    "ru": (("Vladimir", "Ivan", "Sergey", "Andrey", "Pavel", "Nikita", "Dmitry", "Oleg", "Tomasz"),
+           ("Ksenia", "Ella", "Natalia", "Olga", "Anastasia", "Evgeniya", "Marija", "Irina"),
+           ("IVANOV", "SOZONOV", "MALKOV", "PERMINOVA", "KOSETSKAYA", "VISLOVA", "NOVAK", "PETROV",
+            "KOWALSKI", "HORVAT", "DIMITROV")),
+    "tr": (("Ali", "Emre", "Mehdi", "Omar", "Karim", "Yusuf", "Reza"),
+           ("Aliye", "Neslihan", "Zehra", "Sara", "Leila", "Nour"),
+           ("YILMAZ", "DEMIR", "KARIMI", "HASSAN", "ÖZKAN", "AHMADI", "KAYA")),
+    "cn": (("Zii Jia", "Dan", "Long", "Yu Qi", "Wei Feng", "Chong Wei", "Kean Yew", "Tzu Wei", "Hong Yang",
+            "Jun Hui", "Yu Chen", "Jian Zhong", "Wei Jie", "Siwei"),
+           ("Yu Fei", "Yi Man", "Ning", "Tai Tzu Ying", "Yu Fei", "Yan Jiao", "Qing Chen", "Pei Jing",
+            "Mei Ling", "Xue Rui", "Wen Jing", "Jia Min"),
+           ("LEE", "LIN", "CHEN", "SHI", "ZHANG", "WANG", "LIU", "HE", "LOH", "CHOU", "TAN", "ONG",
+            "ZHENG", "HUANG", "GOH", "LI", "WONG", "YEO")),
+    "kr": (("Se Young", "Hyun Il", "Yong Dae", "Joo Bong", "Jae Sung", "Seung Jae", "Ki Jung", "Hee Yong"),
+           ("Se Young", "So Hee", "Hye Jeong", "Kyung Eun", "Seung Youn", "Ga Eun", "Ji Hyun"),
+           ("AN", "LEE", "KIM", "PARK", "YOO", "SEO", "KANG", "CHOI", "SHIN", "JUNG")),
+    "vn": (("Tien Minh", "Duc Phat", "Hai Dang", "Quang Liem"),
+           ("Thuy Linh", "Thu Huyen", "Vu Thi Trang"),
+           ("NGUYEN", "TRAN", "LE", "PHAM", "VU")),
+    "jp": (("Kento", "Kodai", "Yuta", "Takuro", "Kenta", "Hiroyuki", "Keigo", "Kanta", "Yuki"),
+           ("Akane", "Nozomi", "Sayaka", "Misaki", "Ayaka", "Yuki", "Mayu", "Chiharu", "Koharu"),
+           ("MOMOTA", "NARAOKA", "WATANABE", "YAMAGUCHI", "OKUHARA", "HOKI", "KOBAYASHI", "TAKAHASHI",
+            "MATSUTOMO", "FUKUSHIMA", "SONODA", "NISHIMOTO")),
+    "id": (("Anthony Sinisuka", "Taufik", "Jonatan", "Marcus Fernaldi", "Kevin Sanjaya", "Hendra",
+            "Mohammad", "Rudy", "Liem Swie", "Alan", "Fajar", "Chico Aura"),
+           ("Susi", "Gregoria Mariska", "Greysia", "Apriyani", "Liliyana", "Mia", "Verawaty", "Putri"),
+           ("GINTING", "HIDAYAT", "CHRISTIE", "GIDEON", "SUKAMULJO", "SETIAWAN", "AHSAN", "HARTONO",
+            "KING", "BUDIKUSUMA", "SUSANTI", "TUNJUNG", "POLII", "RAHAYU", "NATSIR", "ALFIAN")),
+    "th": (("Kunlavut", "Kantaphon", "Boonsak", "Sitthikom", "Dechapol", "Supak"),
+           ("Ratchanok", "Busanan", "Pornpawee", "Sapsiree", "Jongkolphan", "Supanida"),
+           ("VITIDSARN", "WANGCHAROEN", "PONSANA", "THAMMASIN", "PUAVARANUKROH", "INTANON",
+            "ONGBAMRUNGPHAN", "CHOCHUWONG", "TAERATTANACHAI", "KATETHONG")),
+    "in": (("Lakshya", "Prakash", "Pullela", "Kidambi", "Satwiksairaj", "Chirag", "Prannoy", "Sameer",
+            "Parupalli", "Syed"),
+           ("Saina", "Pusarla Venkata", "Aparna", "Jwala", "Ashwini", "Treesa", "Gayatri", "Malvika"),
+           ("SEN", "PADUKONE", "GOPICHAND", "SRIKANTH", "RANKIREDDY", "SHETTY", "NEHWAL", "SINDHU",
+            "KASHYAP", "VERMA", "GUTTA", "PONNAPPA", "JOLLY", "MODI")),
+}
+
+
+# --------------------------------------------------------------------------- places
+
+@dataclass(frozen=True)
+class City:
+    name: str
+    country: str
+    elevation_m: int | None
+    utc_offset: float  # standard time; daylight saving is ignored on purpose (one offset per city)
+    venues: tuple[tuple[str, int | None], ...]  # (venue name, the venue's own elevation or None)
+
+
+# Host cities with the elevations of world-facts; cities ids are 1-based positions in this tuple.
+CITIES: tuple[City, ...] = (
+    City("London", "ENG", 11, 0, (("Royal Horticultural Hall", None), ("Wembley Arena", 12),
+                                   ("Wembley Arena (Empire Pool)", None))),
+    City("Birmingham", "ENG", 140, 0, (("National Indoor Arena", None), ("Utilita Arena Birmingham", 142))),
+    City("Glasgow", "SCO", 40, 0, (("Emirates Arena", None), ("Kelvin Hall", None))),
+    City("Odense", "DEN", 15, 1, (("Odense Sports Park", None), ("Jyske Bank Arena", 16))),
+    City("Copenhagen", "DEN", 14, 1, (("K.B. Hallen", None), ("Brøndby Hallen", None))),
+    City("Aarhus", "DEN", 50, 1, (("Ceres Arena", None),)),
+    City("Malmö", "SWE", 12, 1, (("Baltiska Hallen", None),)),
+    City("Paris", "FRA", 35, 1, (("Stade Pierre de Coubertin", None), ("Adidas Arena", 40),
+                                  ("Porte de la Chapelle Arena", None))),
+    City("Orléans", "FRA", 100, 1, (("Palais des Sports", None),)),
+    City("Mülheim an der Ruhr", "GER", 40, 1, (("innogy Sporthalle", None), ("Westenergie Sporthalle", None))),
+    City("Saarbrücken", "GER", 200, 1, (("Saarlandhalle", 205),)),
+    City("Basel", "SUI", 260, 1, (("St. Jakobshalle", 262),)),
+    City("Vienna", "AUT", 190, 1, (("Stadthalle", None),)),
+    City("Madrid", "ESP", 657, 1, (("Palacio de Deportes Carolina Marín", 660),)),
+    City("Huelva", "ESP", 54, 1, (("Palacio de Deportes Carolina Marín Huelva", None),)),
+    City("Vantaa", "FIN", 50, 2, (("Energia Areena", None),)),
+    City("Moscow", "RUS", 156, 3, (("Luzhniki Small Arena", None),)),
+    City("Kyiv", "UKR", 179, 2, (("Palace of Sports", None),)),
+    City("Sofia", "BUL", 550, 2, (("Arena Armeec", 560),)),
+    City("Kuala Lumpur", "MAS", 56, 8, (("Stadium Negara", None), ("Axiata Arena", 60),
+                                         ("Putra Indoor Stadium", None))),
+    City("Jakarta", "INA", 8, 7, (("Istora Senayan", 9), ("Indonesia Arena", None))),
+    City("Singapore", "SGP", 15, 8, (("Singapore Indoor Stadium", None), ("Gay World Stadium", None))),
+    City("Bangkok", "THA", 2, 7, (("Nimibutr Stadium", None), ("Indoor Stadium Huamark", 3))),
+    City("Tokyo", "JPN", 40, 9, (("Tokyo Metropolitan Gymnasium", None), ("Musashino Forest Sport Plaza", 60))),
+    City("Osaka", "JPN", 12, 9, (("Osaka Municipal Central Gymnasium", None),)),
+    City("Seoul", "KOR", 38, 9, (("SK Handball Stadium", None), ("Jangchung Arena", 45))),
+    City("Taipei", "TPE", 9, 8, (("Taipei Arena", None),)),
+    City("Hong Kong", "HKG", 30, 8, (("Hong Kong Coliseum", None), ("Queen Elizabeth Stadium", 20))),
+    City("Manila", "PHI", 7, 8, (("Rizal Memorial Coliseum", None),)),
+    City("Ho Chi Minh City", "VIE", 19, 7, (("Phu Tho Stadium", None),)),
+    City("Beijing", "CHN", 44, 8, (("Beijing University of Technology Gymnasium", None),)),
+    City("Shanghai", "CHN", 4, 8, (("Yuanshen Sports Centre", None),)),
+    City("Guangzhou", "CHN", 21, 8, (("Tianhe Gymnasium", None),)),
+    City("Changzhou", "CHN", 5, 8, (("Olympic Sports Centre Xincheng Gymnasium", None),)),
+    City("Fuzhou", "CHN", 84, 8, (("Haixia Olympic Sports Center", None),)),
+    City("Nanjing", "CHN", 9, 8, (("Youth Olympic Sports Park", None),)),
+    City("Wuhan", "CHN", 37, 8, (("Wuhan Sports Center Gymnasium", None),)),
+    City("Kunming", "CHN", 1890, 8, (("Kunming Tuodong Gymnasium", 1895),)),
+    City("New Delhi", "IND", 216, 5.5, (("K. D. Jadhav Indoor Hall", None), ("Siri Fort Sports Complex", 220))),
+    City("Hyderabad", "IND", 505, 5.5, (("Gachibowli Indoor Stadium", None),)),
+    City("Lucknow", "IND", 123, 5.5, (("Babu Banarasi Das Indoor Stadium", None),)),
+    City("Guwahati", "IND", 55, 5.5, (("Sarusajai Sports Complex", None),)),
+    City("Almaty", "KAZ", 800, 6, (("Baluan Sholak Sports Palace", 780),)),
+    City("Tehran", "IRI", 1190, 3.5, (("Azadi Indoor Stadium", None),)),
+    City("Sydney", "AUS", 58, 10, (("Sydney Olympic Park Sports Centre", None),)),
+    City("Auckland", "NZL", 30, 12, (("Eventfinda Stadium", None),)),
+    City("Toronto", "CAN", 76, -5, (("Markham Pan Am Centre", None),)),
+    City("Calgary", "CAN", 1045, -7, (("Markin MacPhail Centre", 1100), ("Calgary Winter Club", None))),
+    City("Denver", "USA", 1609, -7, (("Denver Coliseum", None),)),
+    City("Los Angeles", "USA", 90, -8, (("Pauley Pavilion", None), ("Titan Gym", 50))),
+    City("Mexico City", "MEX", 2240, -6, (("Palacio de los Deportes", 2235), ("Centro Deportivo Olímpico", None))),
+    City("Guadalajara", "MEX", 1566, -6, (("CODE Dome", None),)),
+    City("Lima", "PER", 154, -5, (("Villa Deportiva Nacional", None),)),
+    City("Bogotá", "COL", 2640, -5, (("Coliseo El Salitre", 2600),)),
+    City("Quito", "ECU", 2850, -5, (("Coliseo General Rumiñahui", None),)),
+    City("La Paz", "BOL", 3640, -4, (("Coliseo Julio Borelli", 3600),)),
+    City("São Paulo", "BRA", 760, -3, (("Ginásio do Ibirapuera", None),)),
+    City("Johannesburg", "RSA", 1753, 2, (("Ellis Park Arena", None),)),
+    City("Nairobi", "KEN", 1795, 3, (("Kasarani Indoor Arena", None),)),
+    City("Addis Ababa", "ETH", 2355, 3, (("Addis Ababa Arena", None),)),
+    City("Kampala", "UGA", 1190, 3, (("Lugogo Arena", None),)),
+    City("Cairo", "EGY", 23, 2, (("Cairo Stadium Indoor Halls", None),)),
+    City("Lagos", "NGR", 41, 1, (("National Stadium Indoor Hall", None),)),
+    City("Almere", "NED", -3, 1, (("Topsportcentrum Almere", None),)),
+    City("Barcelona", "ESP", 12, 1, (("Pavelló de la Mar Bella", None),)),
+    City("Atlanta", "USA", 320, -5, (("Georgia State University Gymnasium", None),)),
+    City("Athens", "GRE", 70, 2, (("Goudi Olympic Hall", None),)),
+    City("Rio de Janeiro", "BRA", 5, -3, (("Riocentro Pavilion 4", None),)),
+    City("Hiroshima", "JPN", 10, 9, (("Hiroshima Sun Plaza", None),)),
+    City("Edinburgh", "SCO", 47, 0, (("Meadowbank Sports Centre", None),)),
+    City("Kingston", "CAN", 93, -5, (("Kingston Memorial Centre", None),)),
+)
+CITY_ID = {c.name: i + 1 for i, c in enumerate(CITIES)}
+
+
+# --------------------------------------------------------------------------- series
+
+@dataclass(frozen=True)
+class Series:
+    slug: str
+    name: str
+    first_year: int
+    kind: str            # open | worlds | olympics | team | finals | continental | multi | junior | para
+    month: int           # usual month of the edition
+    hosts: tuple[tuple[int, tuple[str, ...]], ...]  # (from year, host cities rotating in that era)
+    level: str = "senior"
+    para: bool = False
+    team: bool = False
+    medals: bool = False
+    bronze_match: bool = False   # a 3P play-off (only the Olympics have one)
+    region: str | None = None    # continent code or "CW" (Commonwealth) restricting entries
+    days: int = 6
+
+
+WORLD_HOSTS = ("Malmö", "Jakarta", "Copenhagen", "Calgary", "Beijing", "Jakarta", "Copenhagen",
+               "Birmingham", "Vienna", "Glasgow", "Kuala Lumpur", "Sofia", "Madrid", "Guangzhou",
+               "Hyderabad", "Nanjing", "Basel", "Huelva", "Tokyo", "Copenhagen", "Paris", "Mexico City")
+ASIAN_HOSTS = ("Jakarta", "Bangkok", "Tehran", "New Delhi", "Seoul", "Beijing", "Hiroshima", "Kuala Lumpur",
+               "Manila", "Guangzhou", "Wuhan", "Ho Chi Minh City", "Taipei", "Almaty")
+EUROPE_HOSTS = ("Copenhagen", "Vienna", "Madrid", "Sofia", "Moscow", "Kyiv", "Glasgow", "Almere", "Vantaa",
+                "Basel", "Huelva", "Saarbrücken")
+
+SERIES: tuple[Series, ...] = (
+    Series("all-england", "All England Open", 1899, "open", 3,
+           ((1899, ("London",)), (1994, ("Birmingham",)))),
+    Series("denmark-open", "Denmark Open", 1935, "open", 10,
+           ((1935, ("Copenhagen", "Aarhus")), (1990, ("Odense",)))),
+    Series("malaysia-open", "Malaysia Open", 1937, "open", 1, ((1937, ("Kuala Lumpur",)),)),
+    Series("singapore-open", "Singapore Open", 1929, "open", 6, ((1929, ("Singapore",)),)),
+    Series("french-open", "French Open", 1909, "open", 10, ((1909, ("Paris",)),)),
+    Series("dutch-open", "Dutch Open", 1932, "open", 10, ((1932, ("Almere",)),)),
+    Series("german-open", "German Open", 1955, "open", 3,
+           ((1955, ("Saarbrücken",)), (1997, ("Mülheim an der Ruhr",)))),
+    Series("swiss-open", "Swiss Open", 1955, "open", 3, ((1955, ("Basel",)),)),
+    Series("us-open", "US Open", 1954, "open", 6, ((1954, ("Los Angeles", "Denver")),)),
+    Series("canada-open", "Canada Open", 1957, "open", 7, ((1957, ("Toronto", "Calgary")),)),
+    Series("japan-open", "Japan Open", 1977, "open", 9, ((1977, ("Tokyo",)),)),
+    Series("indonesia-open", "Indonesia Open", 1982, "open", 6, ((1982, ("Jakarta",)),)),
+    Series("hong-kong-open", "Hong Kong Open", 1982, "open", 9, ((1982, ("Hong Kong",)),)),
+    Series("thailand-open", "Thailand Open", 1984, "open", 5, ((1984, ("Bangkok",)),)),
+    Series("china-open", "China Open", 1986, "open", 9,
+           ((1986, ("Beijing", "Shanghai", "Guangzhou")), (2014, ("Changzhou",)))),
+    Series("korea-open", "Korea Open", 1991, "open", 8, ((1991, ("Seoul",)),)),
+    Series("india-open", "India Open", 2008, "open", 1, ((2008, ("New Delhi",)),)),
+    Series("world-championships", "World Championships", 1977, "worlds", 8, ((1977, WORLD_HOSTS),),
+           medals=True, days=7),
+    Series("olympic-games", "Olympic Games", 1992, "olympics", 7,
+           ((1992, ("Barcelona", "Atlanta", "Sydney", "Athens", "Beijing", "London", "Rio de Janeiro",
+                    "Tokyo", "Paris", "Los Angeles")),), medals=True, bronze_match=True, days=9),
+    Series("thomas-cup", "Thomas Cup", 1949, "team", 5,
+           ((1949, ("Glasgow", "Singapore", "Jakarta", "Tokyo", "Kuala Lumpur", "Copenhagen", "Jakarta",
+                    "Bangkok", "London", "Beijing", "Hong Kong", "Guangzhou", "Kuala Lumpur", "Jakarta",
+                    "Wuhan", "New Delhi", "Kunming", "Aarhus", "Bangkok", "Bangkok")),),
+           team=True, days=8),
+    Series("uber-cup", "Uber Cup", 1957, "team", 5,
+           ((1957, ("Glasgow", "Singapore", "Tokyo", "Kuala Lumpur", "Jakarta", "Bangkok", "Copenhagen",
+                    "Hong Kong", "Guangzhou", "Wuhan", "Kunming", "Aarhus")),), team=True, days=8),
+    Series("sudirman-cup", "Sudirman Cup", 1989, "team", 5,
+           ((1989, ("Jakarta", "Copenhagen", "Birmingham", "Basel", "Glasgow",
+                    "Almere", "Beijing", "Guangzhou", "Kuala Lumpur", "Nanjing",
+                    "Sydney", "Vantaa", "Fuzhou")),), team=True, days=8),
+    Series("world-tour-finals", "World Tour Finals", 2008, "finals", 12,
+           ((2008, ("Kuala Lumpur", "Jakarta", "Hong Kong", "Guangzhou", "Bangkok")),), days=5),
+    Series("european-championships", "European Championships", 1968, "continental", 4,
+           ((1968, EUROPE_HOSTS),), medals=True, region="EU"),
+    Series("asian-championships", "Asian Championships", 1962, "continental", 4,
+           ((1962, ASIAN_HOSTS),), medals=True, region="AS"),
+    Series("commonwealth-games", "Commonwealth Games", 1966, "multi", 8,
+           ((1966, ("Kingston", "Edinburgh", "Auckland", "Edinburgh", "Kuala Lumpur", "Birmingham",
+                    "Glasgow", "New Delhi", "Sydney")),), medals=True, region="CW", days=8),
+    Series("asian-games", "Asian Games", 1962, "multi", 9, ((1962, ASIAN_HOSTS),), medals=True,
+           region="AS", days=8),
+    Series("world-junior-championships", "World Junior Championships", 1992, "junior", 10,
+           ((1992, ("Jakarta", "Lima", "Kuala Lumpur", "Bogotá", "Guadalajara", "Taipei", "Vantaa",
+                    "Kunming", "Almaty", "Quito")),), level="junior", medals=True, days=7),
+    Series("para-world-championships", "Para Badminton World Championships", 1998, "para", 11,
+           ((1998, ("Almere", "Madrid", "Seoul", "Tokyo", "Basel", "Lima", "Huelva",
+                    "Nairobi", "Kampala")),), para=True, medals=True, days=6),
+    Series("paralympic-games", "Paralympic Games", 2020, "para", 9,
+           ((2020, ("Tokyo", "Paris", "Los Angeles")),), para=True, medals=True, days=6),
+)
+SERIES_BY_SLUG = {s.slug: s for s in SERIES}
+
+
+def host_pool(series: Series, year: int) -> tuple[str, ...]:
+    pool = series.hosts[0][1]
+    for start, cities in series.hosts:
+        if year >= start:
+            pool = cities
+    return tuple(c for c in pool if c in CITY_ID)
+
+
+def _every(first: int, step: int, last: int) -> list[int]:
+    return list(range(first, last + 1, step))
+
+
+def edition_years(series: Series, last_year: int) -> list[int]:
+    """The years with an edition, from world-facts' rhythm and gaps."""
+    s = series.slug
+    wars = set(range(1915, 1920)) | set(range(1940, 1947))
+    covid = {2020}
+    if s == "all-england":
+        return [y for y in range(1899, last_year + 1) if y not in wars]
+    if s == "malaysia-open":
+        gaps = set(range(1942, 1947)) | set(range(1969, 1983)) | {2020, 2021}
+        return [y for y in range(1937, last_year + 1) if y not in gaps]
+    if s == "world-championships":
+        years = [1977, 1980, 1983] + _every(1985, 2, 2005) + _every(2006, 1, last_year)
+        return [y for y in years if y <= last_year and y not in (2008, 2012, 2016, 2020, 2024, 2028)]
+    if s == "olympic-games":
+        return _every(1992, 4, last_year)
+    if s == "paralympic-games":
+        return _every(2020, 4, last_year)
+    if s == "thomas-cup":
+        return [y for y in _every(1949, 3, 1982) + _every(1984, 2, last_year) if y <= last_year]
+    if s == "uber-cup":
+        return [y for y in _every(1957, 3, 1981) + _every(1984, 2, last_year) if y <= last_year]
+    if s == "sudirman-cup":
+        return _every(1989, 2, last_year)
+    if s == "european-championships":
+        return _every(1968, 2, last_year)
+    if s == "asian-championships":
+        irregular = [1962, 1965, 1969, 1971, 1976, 1983, 1985, 1987, 1988, 1989, 1991, 1992]
+        return [y for y in irregular + _every(1994, 1, last_year) if y <= last_year and y not in (2020, 2021)]
+    if s in ("commonwealth-games", "asian-games"):
+        return _every(series.first_year, 4, last_year)
+    if s == "world-junior-championships":
+        return [y for y in _every(1992, 1, last_year) if y not in (2020, 2021)]
+    if s == "para-world-championships":
+        return [y for y in [1998] + _every(2001, 2, 2019) + _every(2022, 2, last_year) if y <= last_year]
+    if s == "world-tour-finals":
+        return _every(2008, 1, last_year)
+    # national opens: yearly; the European ones paused in the world wars, the Asian ones for covid.
+    years = range(series.first_year, last_year + 1)
+    if series.hosts[0][1][0] in ("Kuala Lumpur", "Jakarta", "Singapore", "Bangkok", "Tokyo", "Hong Kong",
+                                 "Beijing", "Seoul", "New Delhi", "Los Angeles", "Toronto"):
+        return [y for y in years if y not in wars and y not in covid]
+    return [y for y in years if y not in wars]
+
+
+# Editions played a year after their label (Tokyo 2020 in 2021).
+PLAYED_LATE = {("olympic-games", 2020): 2021, ("paralympic-games", 2020): 2021,
+               ("thomas-cup", 2020): 2021, ("uber-cup", 2020): 2021}
+
+# --------------------------------------------------------------------------- tiers and money
+
+# BWF World Tour levels from 2018 (world-facts), by series; changes over time as (from year, tier).
+WORLD_TOUR_TIER: dict[str, tuple[tuple[int, str], ...]] = {
+    "all-england": ((2018, "Super 1000"),),
+    "indonesia-open": ((2018, "Super 1000"),),
+    "china-open": ((2018, "Super 1000"),),
+    "malaysia-open": ((2018, "Super 750"), (2023, "Super 1000")),
+    "denmark-open": ((2018, "Super 750"),),
+    "french-open": ((2018, "Super 750"),),
+    "japan-open": ((2018, "Super 750"),),
+    "singapore-open": ((2018, "Super 500"), (2023, "Super 750")),
+    "india-open": ((2018, "Super 500"), (2023, "Super 750")),
+    "korea-open": ((2018, "Super 500"),),
+    "hong-kong-open": ((2018, "Super 500"),),
+    "thailand-open": ((2018, "Super 500"),),
+    "canada-open": ((2018, "Super 300"), (2023, "Super 500")),
+    "german-open": ((2018, "Super 300"),),
+    "swiss-open": ((2018, "Super 300"),),
+    "us-open": ((2018, "Super 300"),),
+    "dutch-open": ((2018, "Super 100"),),
+}
+SUPERSERIES = {"all-england", "denmark-open", "malaysia-open", "singapore-open", "french-open", "japan-open",
+               "indonesia-open", "hong-kong-open", "china-open", "korea-open"}
+SUPERSERIES_PREMIER = {"all-england", "denmark-open", "malaysia-open", "indonesia-open", "china-open",
+                       "korea-open"}
+
+
+def tier(series: Series, year: int) -> str | None:
+    if series.kind == "finals":
+        return "Superseries Finals" if year < 2018 else "World Tour Finals"
+    if series.kind != "open":
+        return None
+    if year >= 2018:
+        t = None
+        for start, name in WORLD_TOUR_TIER.get(series.slug, ()):
+            if year >= start:
+                t = name
+        return t
+    if year >= 2007:
+        if series.slug == "swiss-open" and year <= 2010:
+            return "Superseries"
+        if series.slug == "india-open" and year >= 2011:
+            return "Superseries"
+        if series.slug in SUPERSERIES:
+            return "Superseries Premier" if year >= 2011 and series.slug in SUPERSERIES_PREMIER else "Superseries"
+        return "Grand Prix Gold"
+    if year >= 1983:
+        return "Grand Prix"
+    return None
+
+
+# Prize money in USD by tier (world-facts: about 1.25 M for Super 1000 from 2023 ...).
+PRIZE_BY_TIER = {"Super 1000": 1_000_000, "Super 750": 700_000, "Super 500": 350_000, "Super 300": 150_000,
+                 "Super 100": 75_000, "Superseries Premier": 400_000, "Superseries": 250_000,
+                 "Grand Prix Gold": 120_000, "Grand Prix": 60_000, "World Tour Finals": 1_500_000,
+                 "Superseries Finals": 500_000}
+OPEN_ERA_FROM = 1979  # no prize money before the open era of the late 1970s
+
+
+def prize_money(series: Series, year: int, tier_name: str | None) -> int | None:
+    if series.team or series.kind in ("olympics", "multi", "junior", "para", "continental"):
+        return None
+    if year < OPEN_ERA_FROM:
+        return None
+    if series.kind == "worlds":
+        return None if year < 2014 else 1_500_000
+    if tier_name is None:
+        base = 25_000 if year < 1990 else 80_000
+        return base
+    base = PRIZE_BY_TIER[tier_name]
+    if year >= 2023:  # the 2023 rise (Super 1000 to 1.25 M, Super 750 to 850 k)
+        base = int(base * (1.25 if tier_name == "Super 1000" else 1.2))
+    return base
+
+
+# --------------------------------------------------------------------------- para
+
+SPORT_CLASSES = ("WH1", "WH2", "SL3", "SL4", "SU5", "SH6")
+# Para events (discipline, sport class or class pair); doubles may pair classes (world-facts).
+PARA_EVENTS: tuple[tuple[str, str], ...] = (
+    ("MS", "WH1"), ("MS", "WH2"), ("MS", "SL3"), ("MS", "SL4"), ("MS", "SU5"), ("MS", "SH6"),
+    ("WS", "WH1"), ("WS", "WH2"), ("WS", "SL4"), ("WS", "SU5"), ("WS", "SH6"),
+    ("MD", "WH1-WH2"), ("MD", "SL3-SL4"), ("WD", "WH1-WH2"), ("WD", "SL3-SU5"),
+    ("XD", "WH1-WH2"), ("XD", "SL3-SU5"), ("XD", "SH6"),
+)
+
+
+def week_tuesday(day: dt.date) -> dt.date:
+    """The Tuesday of the week (Monday..Sunday) containing `day`."""
+    return day - dt.timedelta(days=day.weekday()) + dt.timedelta(days=1)
