@@ -159,7 +159,7 @@ class People:
         rng = sub_rng(self.seed, "cohort", kind, gender, year)
         base = self.scale.para_cohort if kind == "para" else self.scale.cohort
         # fewer players in the early decades, the full count once the sport spread (1960s on)
-        size = max(2, round(base * (0.35 if year < 1930 else 0.6 if year < 1955 else 1.0)))
+        size = max(2, round(base * (0.5 if year < 1930 else 0.7 if year < 1955 else 1.0)))
         if kind == "para" and year < 1950:
             size = 0
         nations = facts.nation_strengths(year + 22)
@@ -243,14 +243,28 @@ class People:
         for p in pool2:
             if p.idx not in taken:
                 by_nation2.setdefault(p.country, []).append(p)
+        left1: list[Player] = []
+        left2: list[Player] = []
         for nation in sorted(by_nation1):
             a_list = by_nation1[nation]
             if g1 == g2:
                 for i in range(0, len(a_list) - 1, 2):
                     pairs.append((a_list[i], a_list[i + 1]))
+                left1.extend(a_list[len(a_list) - len(a_list) % 2:])
             else:
-                for a, b in zip(a_list, by_nation2.get(nation, [])):
-                    pairs.append((a, b))
+                b_list = by_nation2.get(nation, [])
+                pairs.extend(zip(a_list, b_list))
+                left1.extend(a_list[len(b_list):])
+                left2.extend(b_list[len(a_list):])
+        for nation in sorted(set(by_nation2) - set(by_nation1)):
+            left2.extend(by_nation2[nation])
+        # players without a partner at home pair across nations (as many did in small nations)
+        left1.sort(key=lambda p: p.idx)
+        left2.sort(key=lambda p: p.idx)
+        if g1 == g2:
+            pairs.extend((left1[i], left1[i + 1]) for i in range(0, len(left1) - 1, 2))
+        else:
+            pairs.extend(zip(left1, left2))
         pairs.sort(key=lambda ab: (-(ab[0].strength(year) + ab[1].strength(year)), ab[0].idx))
         self._pairs[key] = pairs
         return pairs
@@ -392,7 +406,10 @@ def build_calendar(seed: int, scale: Scale, as_of: dt.date, series_list: tuple[f
             out.append(Edition(
                 id=make_id("tr_", s.slug, year), series=s, year=year, name=f"{s.name} {year}", tier=t,
                 start=start, end=end, city=city, venue_id=venue_id(city, venue), venue_name=venue,
-                prize=facts.prize_money(s, year, t), draw_size=singles_draw(s, year, scale) or None,
+                prize=facts.prize_money(s, year, t),
+                # the current week's draws are full size at every scale: one round a day, so
+                # that as_of falls in the middle of play (finished, live and scheduled rounds)
+                draw_size=max(32, singles_draw(s, year, scale)) if state == "current" else singles_draw(s, year, scale) or None,
                 state=state, as_of_day=as_of_day))
     out.sort(key=lambda e: (e.start or dt.date(e.year, 1, 1), e.series.slug))
     return out
