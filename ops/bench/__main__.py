@@ -1,0 +1,181 @@
+"""ops/bench: requests per second and p50/p95 latency of every endpoint, next to a bare
+ASGI app on the same Hypercorn settings, measured in the same run; and the database
+bridge against a bare asyncpg loop. Ratios, not absolute figures, are what compare
+across runs on a shared, noisy machine.
+
+    .venv/bin/python -m ops.bench [--seconds 3] [--clients 1,8] [--workers 1] [--only search]
+
+Uses DATABASE_URL or the embedded PostgreSQL under $SVC_HOME (loading the demo world when
+empty). While it runs, the Live plan's limits are lifted in the `plans` table (restored at
+the end) so that the limiter counts every call but never refuses one."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import trio
+
+from ops.bench import bridge
+from ops.bench.loadgen import load, request_bytes
+from svc import keys as svc_keys
+from svc.config import Settings
+from svc.db import connect_asyncio
+from svc.endpoint import REGISTRY
+from svc.schema import migrate
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "ops" / "bench" / "out"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
+    """Bench keys (one per connection, so no two connections contend for one counter row)
+    and sample parameters taken from the world."""
+    from svc.world_ops import generate_world, world_is_empty
+
+    conn = await connect_asyncio(url)
+    try:
+        await migrate(conn)
+        if await world_is_empty(conn):
+            print("loading the demo world first", file=sys.stderr)
+            await generate_world(conn, scale="demo", seed=1899, as_of=dt.datetime.now(dt.timezone.utc).date())
+        await conn.execute("UPDATE plans SET per_minute = 1000000000, per_day = 1000000000 WHERE name = 'live'")
+        keys = [await svc_keys.create_key(conn, plan="live", account="bench") for _ in range(clients)]
+        s = {}
+        s["event"] = await conn.fetchval(
+            "SELECT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id WHERE m.status = 'finished' "
+            "ORDER BY m.day DESC LIMIT 1")
+        s["day"] = (await conn.fetchval("SELECT max(day) FROM matches WHERE status = 'finished'")).isoformat()
+        s["player"] = (await conn.fetchval(
+            "SELECT p.name FROM players p JOIN player_totals t ON t.player_id = p.id ORDER BY t.matches DESC LIMIT 1"))
+        s["year"] = str(dt.datetime.now(dt.timezone.utc).year)
+        return keys, s
+    finally:
+        await conn.close()
+
+
+async def restore(url: str) -> None:
+    conn = await connect_asyncio(url)
+    try:
+        await migrate(conn)  # writes the plans' limits from the code again
+        await conn.execute("DELETE FROM accounts WHERE name = 'bench'")
+    finally:
+        await conn.close()
+
+
+def sample_paths(s: dict[str, str]) -> dict[str, str]:
+    """One representative request per registered endpoint."""
+    from urllib.parse import quote
+
+    return {
+        "/v1/usage": "/v1/usage",
+        "/v1/search": f"/v1/search?q={quote(s['player'].split()[0])}",
+        "/v1/countries": "/v1/countries",
+        "/v1/results/yesterday": "/v1/results/yesterday",
+        "/v1/results": f"/v1/results?date={s['day']}",
+        "/v1/fixtures": "/v1/fixtures",
+        "/v1/events/{id}": f"/v1/events/{s['event']}",
+        "/v1/calendar": f"/v1/calendar?year={s['year']}",
+        "/v1/series": "/v1/series",
+    }
+
+
+def start(argv: list[str], env: dict[str, str], cwd: Path = ROOT) -> subprocess.Popen:
+    return subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_up(port: int, path: str) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2)
+            return
+        except Exception:
+            time.sleep(0.3)
+    raise SystemExit(f"server on port {port} did not come up")
+
+
+def measure(port: int, reqs: list[list[bytes]], seconds: float):
+    return trio.run(load, "127.0.0.1", port, reqs, seconds)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(prog="python -m ops.bench")
+    ap.add_argument("--seconds", type=float, default=3.0, help="per endpoint and client count")
+    ap.add_argument("--clients", default="1,8", help="concurrent connections, comma separated")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--only", default="", help="only endpoints whose path contains this")
+    ap.add_argument("--no-bridge", action="store_true")
+    args = ap.parse_args()
+    clients = [int(c) for c in args.clients.split(",")]
+
+    settings = Settings.from_env()
+    from svc import pgserver
+
+    url = settings.database_url or pgserver.start(settings.home)
+    keys, s = asyncio.run(prepare(url, max(clients)))
+    paths = sample_paths(s)
+    missing = [ep.path for ep in REGISTRY if ep.path not in paths]
+    if missing:
+        print(f"no sample request for: {', '.join(missing)}", file=sys.stderr)
+    env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(settings.home)}
+    svc_port, bare_port = free_port(), free_port()
+    procs = [
+        start([sys.executable, "-m", "svc", "serve", "--port", str(svc_port), "--workers", str(args.workers)], env),
+        start([sys.executable, "-m", "hypercorn", "--worker-class", "trio", "--workers", str(args.workers),
+               "--bind", f"127.0.0.1:{bare_port}", "bare_asgi:app"], env, cwd=ROOT / "ops" / "bench"),
+    ]
+    lines = [f"# ops/bench {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC",
+             f"{os.cpu_count()} cores, {args.workers} Hypercorn trio worker(s) each side, {args.seconds:g} s per row", ""]
+    try:
+        wait_up(svc_port, "/v1/openapi.json")
+        wait_up(bare_port, "/")
+        for c in clients:
+            lines += [f"## {c} client{'s' if c > 1 else ''}", "",
+                      "| endpoint | req/s | × bare | p50 ms | p95 ms | bare p50 ms | statuses |",
+                      "|---|---|---|---|---|---|---|"]
+            bare = measure(bare_port, [[request_bytes("/", {})]] * c, args.seconds)
+            lines.append(f"| bare ASGI (baseline) | {bare.rps:.0f} | 1.00 | {bare.pct(0.5):.2f} | {bare.pct(0.95):.2f} "
+                         f"| {bare.pct(0.5):.2f} | {bare.statuses} |")
+            for ep, path in paths.items():
+                if args.only and args.only not in ep:
+                    continue
+                reqs = [[request_bytes(path, {"Authorization": f"Bearer {keys[i]}"})] for i in range(c)]
+                r = measure(svc_port, reqs, args.seconds)
+                lines.append(f"| {ep} | {r.rps:.0f} | {r.rps / bare.rps:.2f} | {r.pct(0.5):.2f} | {r.pct(0.95):.2f} "
+                             f"| {bare.pct(0.5):.2f} | {r.statuses} |")
+                print(lines[-1], file=sys.stderr)
+            lines.append("")
+        if not args.no_bridge:
+            lines += ["## database bridge: svc.db (asyncpg on its own loop, awaited from Trio) against bare asyncpg", ""]
+            lines += bridge.run(url, min(args.seconds, 3.0))
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(timeout=15)
+        asyncio.run(restore(url))
+    report = "\n".join(lines) + "\n"
+    print(report)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"bench-{dt.datetime.now(dt.timezone.utc):%Y%m%dT%H%M%S}.md").write_text(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
