@@ -115,7 +115,7 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
         try:
             p = parse(ep.params, query, path_params)
             window = page_window(p, fp) if ep.paged else (0, 0)
-            need = ep.plan_for(p, service.clock) if ep.plan_for else ep.plan
+            need = await ep.plan_for(p, service.db, service.clock) if ep.plan_for else ep.plan
         except ApiError as bad:
             # Who is calling comes first (401/403), then what is wrong with the request.
             caller = await access.authorize(service.db, service.clock, key, need=ep.plan, count=False)

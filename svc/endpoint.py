@@ -63,9 +63,10 @@ class Endpoint:
     many: bool
     handler: Handler
     counted: bool = True  # /v1/usage is never counted
-    # Some answers need a higher plan for some parameter values (results on another day):
-    # decided before the call is counted, so a refused call is never counted.
-    plan_for: Callable[[Any, Clock], str] | None = None
+    # Some answers need a higher plan for some parameter values (results on another day, the
+    # points of a match in play): decided before the call is counted, so a refused call is
+    # never counted. Called as `await plan_for(params, db, clock)`; returns a plan name.
+    plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None
 
     @property
     def paged(self) -> bool:
@@ -80,7 +81,8 @@ REGISTRY: list[Endpoint] = []
 
 
 def endpoint(path: str, *, plan: str, summary: str, returns: Any, many: bool = False, params: type = NoParams,
-             description: str = "", counted: bool = True, plan_for: Callable[[Any, Clock], str] | None = None):
+             description: str = "", counted: bool = True,
+             plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None):
     def register(handler: Handler) -> Handler:
         REGISTRY.append(Endpoint(path=path, plan=plan, summary=summary, description=description or summary,
                                  params=params, returns=returns, many=many, handler=handler, counted=counted,

@@ -88,9 +88,14 @@ def fields_of(cls: type) -> list[tuple[str, attrs.Attribute, ParamInfo, Any]]:
     return [(f.metadata["param"].wire or f.name, f, f.metadata["param"], _base_type(f.type)[0]) for f in attrs.fields(cls)]
 
 
+_UNREADABLE = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff\ufffd]")  # control characters, lone surrogates, undecodable bytes
+
+
 def _convert(name: str, raw: str, info: ParamInfo, tp: Any) -> Any:
     if raw == "":
         raise bad_request(f"parameter `{name}` is empty; give a value or leave it out")
+    if _UNREADABLE.search(raw):
+        raise bad_request(f"parameter `{name}` holds control characters or bytes that are not UTF-8")
     if info.pattern and not re.match(info.pattern, raw):
         raise bad_request(f"parameter `{name}` is malformed: {raw!r}")
     if tp is int:

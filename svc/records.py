@@ -71,6 +71,26 @@ class Event:
     duration_min: int | None = attrs.field(metadata=doc("minutes from start to final point; null until finished and for older matches"))
 
 
+@attrs.frozen
+class DrawMatch:
+    """A match of a draw (or of a tie in a team event)."""
+    id: str = attrs.field(metadata=doc("mt_ id"))
+    tournament: TournamentRef
+    discipline: Discipline
+    round: str = attrs.field(metadata=doc("round as the draw names it, e.g. Quarter-finals or Group A"))
+    round_code: str | None = attrs.field(metadata=doc("R128 ... F, 3P; null in group stages"))
+    sport_class: str | None = attrs.field(metadata=doc("para badminton only, e.g. WH1 or WH1-WH2"))
+    side1: Side
+    side2: Side
+    games: list[list[int]] = attrs.field(metadata=doc("game scores, side 1 first"))
+    winner: int | None = attrs.field(metadata=doc("1 or 2; null until finished"))
+    outcome: Literal["played", "retired", "walkover"] | None = attrs.field(metadata=doc("null until finished"))
+    status: Literal["scheduled", "live", "finished"]
+    date: dt.date | None = attrs.field(metadata=doc("day played or scheduled"))
+    event: str | None = attrs.field(metadata=doc("ev_ id of the same match in the results feed"))
+    odds: OddsSummary | None = attrs.field(metadata=doc("Odds plan and above; otherwise null"))
+
+
 def _iso(ts: dt.datetime) -> str:
     return ts.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
 
@@ -126,4 +146,25 @@ def event_from_row(row: Any, *, with_odds: bool) -> Event:
         match=row["match_id"],
         odds=_odds(row) if with_odds else None,
         duration_min=duration,
+    )
+
+
+def draw_match_from_row(row: Any, *, with_odds: bool) -> DrawMatch:
+    """Shape one row of event_rows (sql/schema/004_event_rows.sql) as a DrawMatch."""
+    return DrawMatch(
+        id=row["match_id"],
+        tournament=TournamentRef(id=row["tournament_id"], name=row["tournament_name"], year=row["year"]),
+        discipline=row["discipline"],
+        round=row["round_name"],
+        round_code=row["round_code"],
+        sport_class=row["sport_class"],
+        side1=_side(row["players1"], row["seed1"]),
+        side2=_side(row["players2"], row["seed2"]),
+        games=[[a, b] for a, b in zip(row["g1"], row["g2"])],
+        winner=row["winner"],
+        outcome=row["outcome"],
+        status=row["status"],
+        date=row["day"],
+        event=row["event_id"],
+        odds=_odds(row) if with_odds else None,
     )

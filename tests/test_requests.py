@@ -33,6 +33,8 @@ CASES = [
     ("/v1/search", {"q": "lee", "limit": "0"}, 422, "limit"),
     ("/v1/search", {"q": "lee", "limit": "51"}, 422, "limit"),
     ("/v1/search", {"q": "lee", "kind": "planet"}, 422, "kind"),
+    ("/v1/search", {"q": "a\x00b"}, 400, "q"),
+    ("/v1/search", {"q": "x" * 201}, 422, "q"),
     ("/v1/calendar", {"year": "1898"}, 422, "year"),
     ("/v1/calendar", {"year": "MMXX"}, 400, "year"),
     ("/v1/calendar", {"level": "veteran"}, 422, "level"),

@@ -1,3 +1,8 @@
-"""The endpoints. Importing this package registers them (svc.endpoint.REGISTRY)."""
+"""The endpoints, one module per resource. Importing this package imports every module in
+it, which registers their endpoints (svc.endpoint.REGISTRY) in module-name order."""
 
-from . import usage, search, reference, results  # noqa: F401
+import importlib
+import pkgutil
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    importlib.import_module(f"{__name__}.{_module}")

@@ -7,6 +7,7 @@ import datetime as dt
 import attrs
 
 from ..clock import Clock
+from ..db import Database
 from ..endpoint import Answer, Call, Page, endpoint
 from ..errors import invalid, not_found
 from ..params import Paging, discipline_param, param, path_id
@@ -45,7 +46,7 @@ class ResultsParams(Paging):
     discipline: str | None = discipline_param()
 
 
-def results_plan(p: ResultsParams, clock: Clock) -> str:
+async def results_plan(p: ResultsParams, db: Database, clock: Clock) -> str:
     today = clock.today()
     if p.date > today:
         raise invalid(f"parameter `date` ({p.date}) is after today ({today}); nothing has finished yet")
