@@ -16,7 +16,7 @@ from .clock import Clock
 from .db import Database
 from .errors import bad_request, invalid
 from .params import PAGING_NAMES, NoParams, Paging
-from .plans import Plan
+from .plans import PLANS, Plan
 
 
 @attrs.frozen
@@ -47,6 +47,18 @@ class Call:
     @property
     def plan(self) -> Plan:
         return self.caller.plan
+
+    @property
+    def sees_odds(self) -> bool:
+        """Prices are part of the Odds plan (and the Live plan above it)."""
+        return self.plan.rank >= PLANS["odds"].rank
+
+    def page(self, rows: list[Any], shape: Callable[[Any], Any], meta: dict[str, Any] | None = None) -> Page:
+        """A Page from rows of a statement that selects `total` (the size of the whole list)
+        beside each row of the page asked for."""
+        if not rows and self.offset > 0:
+            raise invalid("parameter `page` (or `cursor`) is past the last page")
+        return Page([shape(r) for r in rows], rows[0]["total"] if rows else 0, meta or {})
 
 
 Handler = Callable[[Call], Awaitable[Answer | Page]]

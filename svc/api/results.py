@@ -11,22 +11,17 @@ from ..db import Database
 from ..endpoint import Answer, Call, Page, endpoint
 from ..errors import invalid, not_found
 from ..params import Paging, discipline_param, param, path_id
-from ..plans import PLANS
 from ..records import Event, event_from_row
 from ..sqlfiles import Q
 
-ODDS_RANK = PLANS["odds"].rank
-
 
 def _events(call: Call, rows, *, odds_for_all: bool = False) -> list[Event]:
-    with_odds = odds_for_all or call.plan.rank >= ODDS_RANK
+    with_odds = odds_for_all or call.sees_odds
     return [event_from_row(r, with_odds=with_odds) for r in rows]
 
 
 def _page(call: Call, rows) -> Page:
-    if not rows and call.offset > 0:
-        raise invalid("parameter `page` (or `cursor`) is past the last page")
-    return Page(_events(call, rows), rows[0]["total"] if rows else 0)
+    return call.page(rows, lambda r: event_from_row(r, with_odds=call.sees_odds))
 
 
 @endpoint("/v1/results/yesterday", plan="free", summary="Events finished yesterday (UTC), with closing prices",
