@@ -8,7 +8,7 @@ with X-RateLimit-* and X-Quota-Remaining on every answer where the key is known.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Awaitable, Callable, Sequence
 
 import trio
 from quart import Response, request
@@ -40,14 +40,23 @@ def error_response(err: ApiError) -> Response:
 
 
 class Service:
-    """Per-process state shared by all requests: the pool and the clock."""
+    """Per-process state shared by all requests: the pool, the clock, and whatever the
+    background components keep for the handlers (e.g. the live hub) in `parts`."""
 
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self.parts: dict[str, Any] = {}
 
 
-def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int = 8, db: Database | None = None) -> QuartTrio:
+# A background component runs for the app's lifetime in the app's nursery:
+# `async def run(service, *, task_status=trio.TASK_STATUS_IGNORED)`, calling
+# task_status.started() once ready (the app serves only after every component started).
+Component = Callable[..., Awaitable[None]]
+
+
+def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int = 8, db: Database | None = None,
+               components: Sequence[Component] = ()) -> QuartTrio:
     from . import api  # noqa: F401  (registers the endpoints)
     from .docs import register_docs
 
@@ -58,9 +67,11 @@ def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int 
     app.extensions["svc"] = service
 
     @app.before_serving
-    async def open_db() -> None:
+    async def start_parts() -> None:
         if own_db:
             await service.db.open()
+        for component in components:
+            await app.nursery.start(component, service)
 
     @app.after_serving
     async def close_db() -> None:
@@ -122,13 +133,16 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
             bad.headers.update(caller.headers)
             raise bad
         caller = await access.authorize(service.db, service.clock, key, need=need, count=ep.counted)
-        call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
+        call = Call(p=p, db=service.db, clock=service.clock, caller=caller, service=service)
         if ep.paged:
             call.offset, call.limit = window
             page = await ep.handler(call)
             body = to_json({"data": page.items, "meta": page_meta(page, call.offset, call.limit, fp)})
         else:
-            answer: Answer = await ep.handler(call)
+            answer = await ep.handler(call)
+            if isinstance(answer, Response):  # a stream (e.g. Server-Sent Events) made by the handler
+                answer.headers.update(caller.headers)
+                return answer, caller.prefix
             body = to_json({"data": answer.data, "meta": answer.meta})
         return _json_response(body, 200, caller.headers), caller.prefix
     except ApiError as err:

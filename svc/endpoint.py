@@ -41,6 +41,7 @@ class Call:
     db: Database
     clock: Clock
     caller: Any  # svc.access.Caller: key, account, plan, counters
+    service: Any = None  # svc.app.Service: .parts holds what background components keep
     offset: int = 0
     limit: int = 50
 

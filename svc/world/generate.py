@@ -97,8 +97,8 @@ SCALES = {
                   corrections=2),
     "demo": Scale("demo", None, None, draw_cap=64, draw_div=2, cohort=36, para_cohort=8, current_week=4,
                   ranking_top=25, odds_tiers_only=True, rally_share=0.5, extra_series=0, corrections=5),
-    "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=260, para_cohort=30, current_week=4,
-                  ranking_top=25, odds_tiers_only=False, rally_share=1.0, extra_series=60, corrections=40),
+    "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=420, para_cohort=30, current_week=4,
+                  ranking_top=25, odds_tiers_only=True, rally_share=1.0, extra_series=240, corrections=40),
 }
 
 # The current week's editions: series, host city, the day of the edition that as_of falls on.
@@ -110,6 +110,7 @@ BOOKMAKERS = ("Northbet", "Shuttlebook", "Feather & Co", "Smashline", "Netcord B
 ODDS_FROM = 2005
 BIG_TIERS = {"Super 1000", "Super 750", "Super 500", "Superseries Premier", "Superseries",
              "World Tour Finals", "Superseries Finals"}
+MINOR_DEPTH = 12          # minor internationals draw from up to 12 draw-sizes deep in the field
 FIRST_SEASON = 1895        # partnerships are formed from here on
 ADHOC_POOL = 240           # candidates considered when pairing juniors / para players per event
 TIMES_FROM = 2000          # start/end times of day are recorded from 2000
@@ -317,6 +318,10 @@ def pick_venue(series: facts.Series, year: int, city: str, rng: random.Random) -
     return venues[rng.randrange(len(venues))][0]
 
 
+# Series whose draws keep their real size at every scale but tiny.
+FULL_DRAW_SERIES = {"all-england", "world-championships", "olympic-games", "world-tour-finals"}
+
+
 def singles_draw(series: facts.Series, year: int, scale: Scale) -> int:
     if series.kind in ("team",):
         return 0
@@ -337,7 +342,9 @@ def singles_draw(series: facts.Series, year: int, scale: Scale) -> int:
     else:
         size = 32
     size = min(size, scale.draw_cap)
-    return max(8 if series.kind != "para" else 4, size // scale.draw_div)
+    if series.slug not in FULL_DRAW_SERIES or scale.draw_cap < 32:
+        size //= scale.draw_div
+    return max(8 if series.kind != "para" else 4, size)
 
 
 def edition_dates(series: facts.Series, year: int, rng: random.Random) -> tuple[dt.date | None, dt.date | None]:
@@ -351,6 +358,14 @@ def edition_dates(series: facts.Series, year: int, rng: random.Random) -> tuple[
     return start, start + dt.timedelta(days=days - 1)
 
 
+# Invented lower tiers of the full scale: (name suffix, years after the nation's first), each
+# level no earlier than its real-world introduction.
+MINOR_LEVELS = (("International", 0), ("International Challenge", 25), ("International Series", 35),
+                ("Future Series", 45))
+MINOR_FIRST = {"International Challenge": 1990, "International Series": 2000, "Future Series": 2008}
+MINOR_TIER: dict[str, str] = {}
+
+
 def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
     """Invented lower-tier internationals (full scale only), one per host country with a city."""
     out = []
@@ -361,10 +376,13 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
         seen.add(c.country)
         name = dict((k, v) for k, v, _a, _b in facts.COUNTRIES)[c.country]
         first = 1965 + int.from_bytes(digest("extra", c.country)[:2], "big") % 30
-        for suffix, add in (("International", 0), ("International Challenge", 25)):
-            out.append(facts.Series(slugify(f"{name} {suffix}"), f"{name} {suffix}", first + add, "open",
+        for suffix, add in MINOR_LEVELS:
+            start = max(first + add, MINOR_FIRST.get(suffix, 0))
+            slug = slugify(f"{name} {suffix}")
+            MINOR_TIER[slug] = suffix
+            out.append(facts.Series(slug, f"{name} {suffix}", start, "minor",
                                     1 + int.from_bytes(digest("month", c.country, suffix)[:1], "big") % 12,
-                                    ((first, (c.name,)),), days=5))
+                                    ((start, (c.name,)),), days=5))
     return tuple(out[: scale.extra_series])
 
 
@@ -402,7 +420,7 @@ def build_calendar(seed: int, scale: Scale, as_of: dt.date, series_list: tuple[f
             if state == "future" and year < as_of.year:
                 continue
             venue = pick_venue(s, year, city, rng)
-            t = facts.tier(s, year)
+            t = MINOR_TIER.get(s.slug) if s.kind == "minor" else facts.tier(s, year)
             out.append(Edition(
                 id=make_id("tr_", s.slug, year), series=s, year=year, name=f"{s.name} {year}", tier=t,
                 start=start, end=end, city=city, venue_id=venue_id(city, venue), venue_name=venue,
@@ -607,6 +625,11 @@ class Generator:
         kind = "para" if ed.series.para else "junior" if ed.series.level == "junior" else "senior"
         region = ed.series.region
         prestige = 1.0 if (ed.tier in BIG_TIERS or ed.series.kind in ("worlds", "olympics", "finals")) else 0.5
+        # the lower tiers draw from deeper in the field: the stars play elsewhere that week
+        offset = 0
+        if ed.series.kind == "minor":
+            offset = size * rng.randint(1, MINOR_DEPTH)
+        need = offset + size * 4
 
         def allowed(p: Player) -> bool:
             if region is None:
@@ -616,24 +639,31 @@ class Generator:
             return facts.COUNTRY_CONTINENT[p.country] == region
 
         per_nation_cap = {"olympics": 2, "worlds": 4}.get(ed.series.kind, 99)
+        cands: list[tuple[tuple[Player, ...], float]] = []
         if disc in ("MS", "WS"):
             gender = "M" if disc == "MS" else "W"
-            pool = [p for p in self.people.active(kind, gender, year) if allowed(p)]
-            if kind == "para":
-                pool = [p for p in pool if p.sport_class == ev.sport_class]
-            elif kind == "senior":
-                pool = [p for p in pool if p.kind in "SB"]
-            cands = [((p,), p.strength(year)) for p in pool]
+            for p in self.people.active(kind, gender, year):  # strongest first; stop once deep enough
+                if not allowed(p) or (kind == "para" and p.sport_class != ev.sport_class) \
+                        or (kind == "senior" and p.kind not in "SB"):
+                    continue
+                cands.append(((p,), p.strength(year)))
+                if len(cands) >= need:
+                    break
         else:
             if kind == "senior":
                 pool_pairs = self.people.pairs(disc, year)
             else:
                 pool_pairs = self.adhoc_pairs(ev, kind, year)
-            cands = [((a, b), (a.strength(year) + b.strength(year)) / 2) for a, b in pool_pairs
-                     if allowed(a) and allowed(b)]
+            for a, b in pool_pairs:
+                if allowed(a) and allowed(b):
+                    cands.append(((a, b), (a.strength(year) + b.strength(year)) / 2))
+                    if len(cands) >= need:
+                        break
+        if len(cands) - offset < size:
+            offset = max(0, len(cands) - size * 2)
         # interest: the big events draw the best; smaller ones lose some stars at random
         scored = []
-        for i, (entry, st) in enumerate(cands[: size * 4]):
+        for i, (entry, st) in enumerate(cands[offset: offset + size * 4]):
             if prestige < 1 and i < size // 2 and rng.random() < 0.4:
                 continue
             scored.append((st + rng.gauss(0, 25), i, entry))
