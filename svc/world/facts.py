@@ -454,7 +454,10 @@ def tier(series: Series, year: int) -> str | None:
 PRIZE_BY_TIER = {"Super 1000": 1_000_000, "Super 750": 700_000, "Super 500": 350_000, "Super 300": 150_000,
                  "Super 100": 75_000, "Superseries Premier": 400_000, "Superseries": 250_000,
                  "Grand Prix Gold": 120_000, "Grand Prix": 60_000, "World Tour Finals": 1_500_000,
-                 "Superseries Finals": 500_000}
+                 "Superseries Finals": 500_000,
+                 # the invented lower tiers of the full scale
+                 "International": 20_000, "International Challenge": 15_000, "International Series": 8_000,
+                 "Future Series": 5_000}
 OPEN_ERA_FROM = 1979  # no prize money before the open era of the late 1970s
 
 

@@ -1047,7 +1047,8 @@ def ranking_points(ed: Edition) -> int:
     """Winner's points by tier (a simplified modern points table)."""
     by_tier = {"Super 1000": 12000, "Super 750": 11000, "Super 500": 9200, "Super 300": 7000, "Super 100": 5500,
                "Superseries Premier": 11000, "Superseries": 9200, "Grand Prix Gold": 7000, "Grand Prix": 5500,
-               "World Tour Finals": 12000, "Superseries Finals": 12000}
+               "World Tour Finals": 12000, "Superseries Finals": 12000, "International": 3000,
+               "International Challenge": 4000, "International Series": 2500, "Future Series": 1700}
     if ed.series.kind in ("worlds", "olympics"):
         return 13000
     if ed.tier in by_tier:
