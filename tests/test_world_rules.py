@@ -283,6 +283,7 @@ def check_corrections(w: World) -> None:
     assert w.tables["corrections"]
     for c in w.tables["corrections"]:
         m = matches[c["match_id"]]
+        assert _ts(c["corrected_at"]) <= NOW
         assert m["status"] == "finished"
         assert (_int_array(c["old_g1"]), _int_array(c["old_g2"]), int(c["old_winner"])) != (m["G1"], m["G2"], m["W"])
 
@@ -316,6 +317,11 @@ def test_tiny_has_one_of_everything(tiny: World) -> None:
     assert any("-" in c for c in classes) and {"WH1", "SL3"} <= classes
     assert any(m["round_code"] == "" and m["round_name"].startswith("Group") and not m["tie_id"] for m in ms)  # finals groups
     assert any(m["tie_id"] and m["round_code"] in ("QF", "SF", "F") for m in ms)
+    per_tie = defaultdict(int)
+    for m in ms:
+        if m["tie_id"]:
+            per_tie[m["tie_id"]] += 1
+    assert max(per_tie.values()) > 5  # the long ties of the early Thomas Cup
     assert any(v["elevation_m"] and int(v["elevation_m"]) > 2000 for v in tiny.tables["venues"])
     assert any(any(ord(ch) > 127 for ch in p["name"]) for p in tiny.tables["players"])
     assert {p["id"] for p in tiny.tables["players"] if p["sport_class"]}

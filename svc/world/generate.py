@@ -943,7 +943,7 @@ class Generator:
                 w.rows("odds", odds_rows(self.odds_rng, m))
             if m.rallies and m.outcome != "walkover":
                 w.rows("rallies", ((m.id, r.game, r.rally, r.server, r.winner, r.score1, r.score2) for r in m.rallies))
-            if m.status == "finished" and m.outcome == "played" and len(self.finished_for_corrections) < 5000:
+            if ed.state == "past" and m.outcome == "played" and len(self.finished_for_corrections) < 5000:
                 if sub_rng(self.seed, "corr?", m.id).random() < 0.05:
                     self.finished_for_corrections.append(m)
 
@@ -966,7 +966,8 @@ class Generator:
             when = m.end_at or dt.datetime(m.day.year, m.day.month, m.day.day, 20, tzinfo=dt.timezone.utc) if m.day else None
             if when is None:
                 when = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
-            when = when + dt.timedelta(days=rng.randint(1, 3), hours=rng.randint(1, 9))
+            when = min(when + dt.timedelta(days=rng.randint(1, 3), hours=rng.randint(1, 9)),
+                       self.now - dt.timedelta(hours=1))  # never after the as-of moment
             self.w.row("corrections", (m.id, when, old_g1, old_g2, old_winner))
         # the corrected rows were already written with the corrected (true) score
 
@@ -1110,21 +1111,22 @@ class TeamEvent:
             n = rubbers.count(disc)
             if disc in ("MS", "WS"):
                 pool = squad("M" if disc == "MS" else "W", "D")
-                k = min(3, n)
-                if len(pool) < k:
+                k = min(3, n, len(pool))  # a small nation's best play more than one singles
+                if k == 0:
                     return None
                 singles[disc] = [(p,) for p in pool[:k]]
             else:
                 g1, g2 = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[disc]
-                k = min(2, n)
                 a_pool = squad(g1, "S")
+                k = min(2, n, len(a_pool) // 2 if g1 == g2 else len(a_pool))
                 if g1 == g2:
-                    if len(a_pool) < 2 * k:
+                    if k == 0:
                         return None
                     doubles[disc] = [(a_pool[2 * i], a_pool[2 * i + 1]) for i in range(k)]
                 else:
                     b_pool = squad(g2, "S")
-                    if len(a_pool) < k or len(b_pool) < k:
+                    k = min(k, len(b_pool))
+                    if k == 0:
                         return None
                     doubles[disc] = [(a_pool[i], b_pool[i]) for i in range(k)]
         seen: dict[str, int] = {}
