@@ -79,6 +79,8 @@ async def test_search_hits_are_scored_30_to_100_best_first(client, free):
     venues = await client.get("/v1/search", free, q="arena", kind="venue")
     assert venues.json_body["data"] and all(h["kind"] == "venue" and h["id"].startswith("vn_")
                                             for h in venues.json_body["data"])
+    year_only = (await client.get("/v1/search", free, q=str(TODAY.year))).json_body["data"]
+    assert year_only and all(h["kind"] == "tournament" and str(TODAY.year) in h["name"] for h in year_only)
     nothing = await client.get("/v1/search", free, q="zzqqxxjj")
     assert nothing.status_code == 200 and nothing.json_body["data"] == []
 

@@ -16,6 +16,7 @@ class Result:
     latencies: list[float] = attrs.field(factory=list)
     statuses: dict[int, int] = attrs.field(factory=dict)
     seconds: float = 0.0
+    reconnects: int = 0
 
     @property
     def requests(self) -> int:
@@ -32,19 +33,23 @@ class Result:
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # ms
 
 
+async def _more(stream: trio.SocketStream, buf: bytearray) -> None:
+    chunk = await stream.receive_some(65536)
+    if not chunk:  # the server closed the connection
+        raise ConnectionError("server closed the connection")
+    buf += chunk
+
+
 async def _read_response(stream: trio.SocketStream, buf: bytearray) -> int:
     while b"\r\n\r\n" not in buf:
-        chunk = await stream.receive_some(65536)
-        if not chunk:
-            raise ConnectionError("server closed the connection")
-        buf += chunk
+        await _more(stream, buf)
     head_end = buf.index(b"\r\n\r\n") + 4
     head = bytes(buf[:head_end]).decode("latin-1").lower()
     status = int(head.split(" ", 2)[1])
     del buf[:head_end]
     if "transfer-encoding: chunked" in head:
         while b"0\r\n\r\n" not in buf:
-            buf += await stream.receive_some(65536)
+            await _more(stream, buf)
         del buf[: buf.index(b"0\r\n\r\n") + 5]
         return status
     length = 0
@@ -52,23 +57,29 @@ async def _read_response(stream: trio.SocketStream, buf: bytearray) -> int:
         if line.startswith("content-length:"):
             length = int(line.split(":", 1)[1])
     while len(buf) < length:
-        buf += await stream.receive_some(65536)
+        await _more(stream, buf)
     del buf[:length]
     return status
 
 
 async def _connection(host: str, port: int, requests: list[bytes], until: float, out: Result) -> None:
-    stream = await trio.open_tcp_stream(host, port)
-    buf = bytearray()
     i = 0
-    async with stream:
-        while trio.current_time() < until:
-            started = time.perf_counter()
-            await stream.send_all(requests[i % len(requests)])
-            status = await _read_response(stream, buf)
-            out.latencies.append(time.perf_counter() - started)
-            out.statuses[status] = out.statuses.get(status, 0) + 1
-            i += 1
+    while trio.current_time() < until:
+        # Hypercorn closes a keep-alive connection after keep_alive_max_requests (1,000):
+        # open a new one and go on, as a browser or HTTP library would.
+        stream = await trio.open_tcp_stream(host, port)
+        buf = bytearray()
+        async with stream:
+            try:
+                while trio.current_time() < until:
+                    started = time.perf_counter()
+                    await stream.send_all(requests[i % len(requests)])
+                    status = await _read_response(stream, buf)
+                    out.latencies.append(time.perf_counter() - started)
+                    out.statuses[status] = out.statuses.get(status, 0) + 1
+                    i += 1
+            except (ConnectionError, trio.BrokenResourceError):
+                out.reconnects += 1
 
 
 def request_bytes(path: str, headers: dict[str, str]) -> bytes:

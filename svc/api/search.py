@@ -58,7 +58,12 @@ async def search(call: Call) -> Answer:
     if not parts:
         return Answer([], {"parts": 0})
     kind = call.p.kind or ("player" if len(parts) > 1 else None)
-    rows = await call.db.fetch(Q.search, parts=parts, years=years, kind=kind, limit=call.p.limit)
+    if parts == [""]:  # only a year: the editions of that year
+        rows = await call.db.fetch(Q.search_year, year=years[0], kind=kind, limit=call.p.limit)
+    else:
+        texts = [(t, y) for t, y in zip(parts, years) if t]
+        rows = await call.db.fetch(Q.search, parts=[t for t, _ in texts], years=[y for _, y in texts], kind=kind,
+                                   limit=call.p.limit)
     hits, seen = [], set()
     for r in rows:
         ident = (r["kind"], r["id"], r["name"])

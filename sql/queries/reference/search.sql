@@ -2,21 +2,30 @@
 -- Hits for each part of the query (:parts, e.g. both names of "A/B"), at most :limit per part,
 -- best first; score 30-100 from trigram similarity of the folded names (accents and capitals
 -- ignored). A year in the query (:years, one per part, NULL when none) keeps only that edition.
-SELECT part.ord, hit.*
+-- The folded query is computed once per part so the trigram index answers the match.
+SELECT part.ord, hit.kind, hit.id, hit.name, hit.country, hit.score
 FROM unnest(:parts::text[], :years::int[]) WITH ORDINALITY AS part(q, year, ord)
+CROSS JOIN LATERAL (SELECT fold(part.q) AS fq) f
 CROSS JOIN LATERAL (
-    SELECT s.kind, s.id, s.name, s.country, s.score
+    SELECT scored.kind, scored.id, scored.name, scored.country, scored.score, scored.weight
     FROM (
-        SELECT s.*, CASE WHEN part.q = '' THEN 100  -- a bare year: every edition of that year fits
-                    ELSE round(100 * (similarity(s.folded, fold(part.q)) + word_similarity(fold(part.q), s.folded)) / 2)::int END AS score
+        SELECT s.kind, s.id, s.name, s.country, s.weight,
+               round(100 * (similarity(s.folded, f.fq) + word_similarity(f.fq, s.folded)) / 2)::int AS score
         FROM search_names s
-        WHERE (part.q = '' OR s.folded % fold(part.q) OR fold(part.q) <% s.folded)
+        WHERE (s.folded % f.fq OR f.fq <% s.folded)
           AND (:kind::text IS NULL OR s.kind = :kind)
           AND (part.year IS NULL OR s.kind = 'tournament' AND s.year = part.year)
-          AND (part.q <> '' OR part.year IS NOT NULL)
-    ) s
-    WHERE s.score >= 30
-    ORDER BY s.score DESC, s.weight DESC, s.name
+    ) scored
+    WHERE scored.score >= 30
+    ORDER BY scored.score DESC, scored.weight DESC, scored.name
     LIMIT :limit
 ) hit
-ORDER BY part.ord, hit.score DESC;
+ORDER BY part.ord, hit.score DESC, hit.weight DESC, hit.name;
+
+-- name: search-year
+-- A query that is only a year: every edition of that year (score 100: each fits exactly).
+SELECT 1 AS ord, s.kind, s.id, s.name, s.country, 100 AS score
+FROM search_names s
+WHERE s.kind = 'tournament' AND s.year = :year AND (:kind::text IS NULL OR :kind = 'tournament')
+ORDER BY s.name
+LIMIT :limit;
