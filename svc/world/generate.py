@@ -97,7 +97,7 @@ SCALES = {
                   corrections=2),
     "demo": Scale("demo", None, None, draw_cap=64, draw_div=2, cohort=36, para_cohort=8, current_week=4,
                   ranking_top=25, odds_tiers_only=True, rally_share=0.5, extra_series=0, corrections=5),
-    "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=420, para_cohort=30, current_week=4,
+    "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=700, para_cohort=40, current_week=4,
                   ranking_top=25, odds_tiers_only=True, rally_share=1.0, extra_series=240, corrections=40),
 }
 
@@ -110,7 +110,7 @@ BOOKMAKERS = ("Northbet", "Shuttlebook", "Feather & Co", "Smashline", "Netcord B
 ODDS_FROM = 2005
 BIG_TIERS = {"Super 1000", "Super 750", "Super 500", "Superseries Premier", "Superseries",
              "World Tour Finals", "Superseries Finals"}
-MINOR_DEPTH = 12          # minor internationals draw from up to 12 draw-sizes deep in the field
+MINOR_SKEW = 1.4           # >1 skews minor events' entry windows toward the top of the field
 FIRST_SEASON = 1895        # partnerships are formed from here on
 ADHOC_POOL = 240           # candidates considered when pairing juniors / para players per event
 TIMES_FROM = 2000          # start/end times of day are recorded from 2000
@@ -337,6 +337,8 @@ def singles_draw(series: facts.Series, year: int, scale: Scale) -> int:
         size = 32
     elif series.slug in ("all-england", "world-championships") and year < 2018 and year >= 1980:
         size = 128 if scale.draw_cap >= 128 and series.slug == "all-england" else 64
+    elif series.kind == "minor" and year >= 1985 and "Series" not in series.name:
+        size = 64
     elif series.kind == "open" and year < 2018 and year >= 1985:
         size = 64
     else:
@@ -628,7 +630,12 @@ class Generator:
         # the lower tiers draw from deeper in the field: the stars play elsewhere that week
         offset = 0
         if ed.series.kind == "minor":
-            offset = size * rng.randint(1, MINOR_DEPTH)
+            field_size = len(self.people.active(kind, "M" if disc in ("MS", "MD", "XD") else "W", year))
+            if disc in ("MD", "WD", "XD"):
+                field_size //= 3  # about a third of the field are doubles pairs
+            # anywhere in the field, more often near its top: minor events are where most
+            # players of the world play most of their matches
+            offset = int(rng.random() ** MINOR_SKEW * max(0, field_size * 0.8 - size * 4))
         need = offset + size * 4
 
         def allowed(p: Player) -> bool:
@@ -980,9 +987,7 @@ class Generator:
         while wk <= self.as_of:
             weeks.append(wk)
             wk += dt.timedelta(weeks=1)
-        rng = sub_rng(self.seed, "unmatched")
-        unmatched = {d: [(person_name(rng, "ESP" if i % 2 else "DEN", "M" if d in ("MS", "MD") else "W") + " (unmatched)", None)
-                         for i in range(3)] for d in DISCIPLINES}
+        unmatched = self.unmatched_names()
         for d in DISCIPLINES:
             rs = [r for r in results if r[1] == d]
             window: deque[tuple[dt.date, tuple, int]] = deque()
@@ -1024,8 +1029,8 @@ class Generator:
                 if full:
                     # players the feed could not match: invented names, at the tail of the list
                     low = rows[-1][3] if rows else 100
-                    for j, (nm, _x) in enumerate(unmatched[d]):
-                        rows.append((nm.replace(" (unmatched)", ""), None, None, max(1, low - 10 * (j + 1))))
+                    for j, nm in enumerate(unmatched[d]):
+                        rows.append((nm, None, None, max(1, low - 10 * (j + 1))))
                 self.w.rows("rankings", ((week, d, rank, name, p1, p2, pts, full)
                                          for rank, (name, p1, p2, pts) in enumerate(rows, 1)))
                 for e in ranked:
@@ -1033,6 +1038,27 @@ class Generator:
                         p.used = True
             if self.progress:
                 self.progress("rankings", DISCIPLINES.index(d) + 1, len(DISCIPLINES))
+
+    def unmatched_names(self) -> dict[str, list[str]]:
+        """Per discipline three names a feed could not match: invented, never a player's name."""
+        rng = sub_rng(self.seed, "unmatched")
+        taken = {p.name for p in self.people.all}
+        out: dict[str, list[str]] = {}
+
+        def fresh(gender: str) -> str:
+            while True:
+                nation = rng.choice(("ESP", "DEN", "FRA", "NGR", "PER"))
+                name = person_name(rng, nation, gender)
+                # a middle given name makes a clash with a generated player (two-part names) impossible
+                name = name.replace(" ", f" {rng.choice(facts.NAMES[facts.COUNTRY_STYLE[nation]][0 if gender == 'M' else 1])} ", 1)
+                if name not in taken:
+                    taken.add(name)
+                    return name
+
+        for d in DISCIPLINES:
+            genders = {"MS": "M", "WS": "W", "MD": "MM", "WD": "WW", "XD": "MW"}[d]
+            out[d] = [" / ".join(fresh(g) for g in genders) for _ in range(3)]
+        return out
 
     # ---------------------------------------------------------------- players
     def players(self) -> None:
@@ -1240,7 +1266,8 @@ def game_chance(point_p1: float, rules: engine.Rules) -> float:
 
 def prices(p1: float, margin: float) -> tuple[float, float]:
     """Decimal prices with 1/price1 + 1/price2 = 1 + margin (before rounding to cents)."""
-    p1 = min(0.9, max(0.1, p1))
+    # a favourite's price stays >= 1.01 at an 8 % margin: 1 / (0.91 * 1.08) = 1.018
+    p1 = min(0.91, max(0.09, p1))
     return round(1.0 / (p1 * (1 + margin)), 2), round(1.0 / ((1 - p1) * (1 + margin)), 2)
 
 
