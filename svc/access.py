@@ -55,6 +55,7 @@ class Caller:
     day_calls: int
     month_calls: int
     windows: Windows
+    data_version: str  # moves on every import; keys the answer cache
 
     @property
     def headers(self) -> dict[str, str]:
@@ -116,7 +117,7 @@ async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, coun
 def _caller(row, windows: Windows) -> Caller:
     return Caller(key_id=row["id"], prefix=row["prefix"], account=row["account"], plan=PLANS[row["plan"]],
                   minute_calls=row["minute_calls"], day_calls=row["day_calls"], month_calls=row["month_calls"],
-                  windows=windows)
+                  windows=windows, data_version=row["data_version"] or "0")
 
 
 def _limit_error(caller: Caller) -> ApiError:

@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from . import access
 from .clock import Clock
+from .cache import AnswerCache
 from .convert import to_json
 from .db import Database, DatabaseUnavailable
 from .endpoint import REGISTRY, Answer, Call, Endpoint, fingerprint, page_meta, page_window
@@ -43,9 +44,10 @@ class Service:
     """Per-process state shared by all requests: the pool, the clock, and whatever the
     background components keep for the handlers (e.g. the live hub) in `parts`."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, cache: bool) -> None:
         self.db = db
         self.clock = clock
+        self.cache = AnswerCache(clock) if cache else None
         self.parts: dict[str, Any] = {}
 
 
@@ -56,14 +58,14 @@ Component = Callable[..., Awaitable[None]]
 
 
 def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int = 8, db: Database | None = None,
-               components: Sequence[Component] = ()) -> QuartTrio:
+               components: Sequence[Component] = (), cache: bool = False) -> QuartTrio:
     from . import api  # noqa: F401  (registers the endpoints)
     from .docs import register_docs
 
     app = QuartTrio(__name__)
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
     own_db = db is None
-    service = Service(db or Database(database_url, pool_size=pool_size), clock or Clock())
+    service = Service(db or Database(database_url, pool_size=pool_size), clock or Clock(), cache)
     app.extensions["svc"] = service
 
     @app.before_serving
@@ -134,6 +136,11 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
             raise bad
         caller = await access.authorize(service.db, service.clock, key, need=need, count=ep.counted)
         call = Call(p=p, db=service.db, clock=service.clock, caller=caller, service=service)
+        cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
+        if service.cache is not None and ep.cache_ttl:
+            cached = service.cache.get(cache_key, caller.data_version)
+            if cached is not None:
+                return _json_response(cached, 200, caller.headers), caller.prefix
         if ep.paged:
             call.offset, call.limit = window
             page = await ep.handler(call)
@@ -144,6 +151,8 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
                 answer.headers.update(caller.headers)
                 return answer, caller.prefix
             body = to_json({"data": answer.data, "meta": answer.meta})
+        if service.cache is not None and ep.cache_ttl:
+            service.cache.put(cache_key, caller.data_version, body, ep.cache_ttl)
         return _json_response(body, 200, caller.headers), caller.prefix
     except ApiError as err:
         if caller is not None:

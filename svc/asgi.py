@@ -12,4 +12,5 @@ from .config import Settings
 from .logs import setup_logging
 
 setup_logging()
-app = create_app(os.environ["DATABASE_URL"], pool_size=Settings.from_env().pool_size)
+app = create_app(os.environ["DATABASE_URL"], pool_size=Settings.from_env().pool_size,
+                 cache=os.environ.get("SVC_CACHE", "1") != "0")

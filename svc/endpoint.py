@@ -80,6 +80,15 @@ class Endpoint:
     # points of a match in play): decided before the call is counted, so a refused call is
     # never counted. Called as `await plan_for(params, db, clock)`; returns a plan name.
     plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None
+    # Seconds an answer may be served again from the answer cache (svc/cache.py) while the
+    # data version holds. None: the default, 30 s, except for Live-plan endpoints (never).
+    cache_seconds: float | None = None
+
+    @property
+    def cache_ttl(self) -> float:
+        if self.cache_seconds is not None:
+            return self.cache_seconds
+        return 0.0 if self.plan == "live" or not self.counted else DEFAULT_CACHE_SECONDS
 
     @property
     def paged(self) -> bool:
@@ -91,15 +100,17 @@ class Endpoint:
 
 
 REGISTRY: list[Endpoint] = []
+DEFAULT_CACHE_SECONDS = 30.0  # archive data changes only on import (which moves the data version) or corrections
 
 
 def endpoint(path: str, *, plan: str, summary: str, returns: Any, many: bool = False, params: type = NoParams,
              description: str = "", counted: bool = True,
-             plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None):
+             plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None,
+             cache_seconds: float | None = None):
     def register(handler: Handler) -> Handler:
         REGISTRY.append(Endpoint(path=path, plan=plan, summary=summary, description=description or summary,
                                  params=params, returns=returns, many=many, handler=handler, counted=counted,
-                                 plan_for=plan_for))
+                                 plan_for=plan_for, cache_seconds=cache_seconds))
         return handler
 
     return register

@@ -25,7 +25,7 @@ def _page(call: Call, rows) -> Page:
 
 
 @endpoint("/v1/results/yesterday", plan="free", summary="Events finished yesterday (UTC), with closing prices",
-          returns=Event, many=True,
+          returns=Event, many=True, cache_seconds=5,  # "yesterday" moves at midnight; corrections arrive
           description="Every event finished yesterday (UTC) with its score and, where bookmakers priced it, "
                       "its opening and closing prices (for every plan).")
 async def results_yesterday(call: Call) -> Answer:
@@ -49,7 +49,7 @@ async def results_plan(p: ResultsParams, db: Database, clock: Clock) -> str:
 
 
 @endpoint("/v1/results", plan="free", summary="Events finished on a day", params=ResultsParams, returns=Event,
-          many=True, plan_for=results_plan,
+          many=True, plan_for=results_plan, cache_seconds=5,  # today's list grows as matches finish
           description="Events finished on `date` (UTC), in the order they ended. The Free key covers yesterday "
                       "and today; another day answers 403 upgrade_required with plan archive. A day after today "
                       "answers 422.")
@@ -65,7 +65,7 @@ class FixturesParams(Paging):
 
 
 @endpoint("/v1/fixtures", plan="free", summary="Events under way and scheduled next, soonest first",
-          params=FixturesParams, returns=Event, many=True,
+          params=FixturesParams, returns=Event, many=True, cache_seconds=2,  # scores move with every rally
           description="Events under way (status live) and scheduled next (status scheduled), by start time, "
                       "soonest first; events under way therefore come first.")
 async def fixtures(call: Call) -> Page:
@@ -78,7 +78,8 @@ class EventParams:
     id: str = path_id("ev_", "Event id (ev_...).")
 
 
-@endpoint("/v1/events/{id}", plan="free", summary="One event", params=EventParams, returns=Event)
+@endpoint("/v1/events/{id}", plan="free", summary="One event", params=EventParams, returns=Event,
+          cache_seconds=2)  # an event in play changes with every rally
 async def event(call: Call) -> Answer:
     row = await call.db.fetchrow(Q.event_by_id, id=call.p.id)
     if row is None:

@@ -28,7 +28,8 @@ SELECT k.id, k.key_hash, k.state, k.prefix, k.account, k.plan, k.per_minute, k.p
        c.minute_calls IS NOT NULL AS counted,
        coalesce(c.minute_calls, CASE WHEN u.minute_start >= :minute THEN u.minute_calls ELSE 0 END) AS minute_calls,
        coalesce(c.day_calls, CASE WHEN u.day >= :day THEN u.day_calls ELSE 0 END) AS day_calls,
-       coalesce(c.month_calls, CASE WHEN u.month >= :month THEN u.month_calls ELSE 0 END) AS month_calls
+       coalesce(c.month_calls, CASE WHEN u.month >= :month THEN u.month_calls ELSE 0 END) AS month_calls,
+       (SELECT value FROM world_meta WHERE key = 'data_version') AS data_version  -- for the answer cache
 FROM k
 LEFT JOIN counted c ON true
 LEFT JOIN key_usage u ON u.key_id = k.id;

@@ -1,0 +1,75 @@
+-- Inputs of /v1/analysis/records, computed once per import.
+
+-- Finals reached and won per player, year and discipline: individual draws only (a team
+-- event's final is a country's), every level. A final is a match with round_code F.
+DROP TABLE IF EXISTS record_finals;
+CREATE TABLE record_finals AS
+SELECT s.player_id, s.year, s.discipline, count(*)::int AS finals, count(*) FILTER (WHERE s.won)::int AS titles
+FROM (
+    SELECT unnest(m.side1) AS player_id, t.year, m.discipline, m.winner = 1 AS won
+    FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+    WHERE m.round_code = 'F' AND m.status = 'finished' AND NOT t.team
+    UNION ALL
+    SELECT unnest(m.side2), t.year, m.discipline, m.winner = 2
+    FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+    WHERE m.round_code = 'F' AND m.status = 'finished' AND NOT t.team
+) s
+GROUP BY s.player_id, s.year, s.discipline;
+CREATE INDEX record_finals_year ON record_finals (year, discipline);
+
+-- Per completed match (outcome played): points over the whole match and the winner's margin.
+DROP TABLE IF EXISTS record_matches;
+CREATE TABLE record_matches AS
+SELECT m.id AS match_id, t.year, m.discipline,
+       (SELECT sum(a + b) FROM unnest(m.g1, m.g2) AS g(a, b))::int AS points,
+       abs((SELECT sum(a - b) FROM unnest(m.g1, m.g2) AS g(a, b)))::int AS margin
+FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+WHERE m.status = 'finished' AND m.outcome = 'played';
+CREATE INDEX record_matches_margin ON record_matches (margin DESC, match_id);
+CREATE INDEX record_matches_points ON record_matches (points DESC, match_id);
+CREATE INDEX record_matches_year ON record_matches (year, discipline);
+
+-- Winning streaks: runs of won matches in a player's matches in playing order (day, then round),
+-- over all disciplines (scope ALL) and within each discipline. Walkovers are skipped (nothing
+-- was played); a retirement counts for the side that went on. One row per streak and year it
+-- touches, so a year range can cut a streak to the wins inside it.
+DROP TABLE IF EXISTS record_streak_years;
+CREATE TABLE record_streak_years AS
+WITH played AS (
+    SELECT s.player_id, s.discipline, s.won, s.year, s.day,
+           (s.day, s.start_date, s.round_no, s.match_id) AS ord
+    FROM (
+        SELECT unnest(m.side1) AS player_id, m.discipline, m.winner = 1 AS won, t.year, m.id AS match_id,
+               coalesce(m.day, t.start_date, make_date(t.year, 1, 1)) AS day, t.start_date,
+               array_position(ARRAY['R128','R64','R32','R16','QF','SF','3P','F'], m.round_code) AS round_no
+        FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+        WHERE m.status = 'finished' AND m.outcome <> 'walkover'
+        UNION ALL
+        SELECT unnest(m.side2), m.discipline, m.winner = 2, t.year, m.id,
+               coalesce(m.day, t.start_date, make_date(t.year, 1, 1)), t.start_date,
+               array_position(ARRAY['R128','R64','R32','R16','QF','SF','3P','F'], m.round_code)
+        FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+        WHERE m.status = 'finished' AND m.outcome <> 'walkover'
+    ) s
+), scoped AS (
+    SELECT player_id, 'ALL' AS scope, won, year, day, ord FROM played
+    UNION ALL
+    SELECT player_id, discipline, won, year, day, ord FROM played
+), runs AS (
+    SELECT *, row_number() OVER (PARTITION BY scope, player_id ORDER BY ord)
+              - row_number() OVER (PARTITION BY scope, player_id, won ORDER BY ord) AS run
+    FROM scoped
+)
+SELECT scope, player_id, run, year, count(*)::int AS wins, min(day) AS first_day, max(day) AS last_day
+FROM runs
+WHERE won
+GROUP BY scope, player_id, run, year;
+CREATE INDEX record_streak_years_scope ON record_streak_years (scope, year);
+
+-- Whole streaks (every year), for the unfiltered list.
+DROP TABLE IF EXISTS record_streaks;
+CREATE TABLE record_streaks AS
+SELECT scope, player_id, run, sum(wins)::int AS wins, min(first_day) AS first_day, max(last_day) AS last_day
+FROM record_streak_years
+GROUP BY scope, player_id, run;
+CREATE INDEX record_streaks_order ON record_streaks (scope, wins DESC, player_id);

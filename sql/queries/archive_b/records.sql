@@ -1,0 +1,71 @@
+-- Record lists keep every entry tied with the last place asked for (FETCH ... WITH TIES), so
+-- `place` is the standard competition rank and never exceeds :limit.
+
+-- name: archb-record-finals
+-- Players by finals reached (:what = finals) or won (:what = titles) in the years and discipline
+-- asked, most first: the first :limit places with the players and first and last year counted.
+WITH counted AS (
+    SELECT player_id, sum(CASE WHEN :what = 'titles' THEN titles ELSE finals END)::int AS value,
+           min(year) FILTER (WHERE CASE WHEN :what = 'titles' THEN titles ELSE finals END > 0) AS first_year,
+           max(year) FILTER (WHERE CASE WHEN :what = 'titles' THEN titles ELSE finals END > 0) AS last_year
+    FROM record_finals
+    WHERE (:discipline::text IS NULL OR discipline = :discipline)
+      AND year BETWEEN coalesce(:from_year::int, 0) AND coalesce(:to_year::int, 9999)
+    GROUP BY player_id
+), top AS (
+    SELECT * FROM counted WHERE value > 0 ORDER BY value DESC FETCH FIRST (:limit) ROWS WITH TIES
+)
+SELECT rank() OVER (ORDER BY t.value DESC) AS place, t.value, t.first_year, t.last_year, p.id, p.name, p.country
+FROM top t JOIN players p ON p.id = t.player_id
+ORDER BY place, p.name, p.id;
+
+-- name: archb-record-streaks-all
+-- The longest winning streaks over every year (:scope ALL or one discipline): the first :limit
+-- places with the players and the days of the first and last win.
+WITH top AS (
+    SELECT * FROM record_streaks WHERE scope = :scope ORDER BY wins DESC FETCH FIRST (:limit) ROWS WITH TIES
+)
+SELECT rank() OVER (ORDER BY t.wins DESC) AS place, t.wins AS value, t.first_day, t.last_day, p.id, p.name, p.country
+FROM top t JOIN players p ON p.id = t.player_id
+ORDER BY place, t.first_day, p.id;
+
+-- name: archb-record-streaks-range
+-- The longest winning streaks counted inside the years asked (a streak crossing the range's edge
+-- counts only its wins inside it): the first :limit places.
+WITH cut AS (
+    SELECT player_id, run, sum(wins)::int AS wins, min(first_day) AS first_day, max(last_day) AS last_day
+    FROM record_streak_years
+    WHERE scope = :scope AND year BETWEEN coalesce(:from_year::int, 0) AND coalesce(:to_year::int, 9999)
+    GROUP BY player_id, run
+), top AS (
+    SELECT * FROM cut ORDER BY wins DESC FETCH FIRST (:limit) ROWS WITH TIES
+)
+SELECT rank() OVER (ORDER BY t.wins DESC) AS place, t.wins AS value, t.first_day, t.last_day, p.id, p.name, p.country
+FROM top t JOIN players p ON p.id = t.player_id
+ORDER BY place, t.first_day, p.id;
+
+-- name: archb-record-margins
+-- Completed matches with the widest margin in points over the whole match: the first :limit
+-- places, each a draw match row of event_rows.
+WITH top AS (
+    SELECT match_id, margin AS value FROM record_matches
+    WHERE (:discipline::text IS NULL OR discipline = :discipline)
+      AND year BETWEEN coalesce(:from_year::int, 0) AND coalesce(:to_year::int, 9999)
+    ORDER BY margin DESC FETCH FIRST (:limit) ROWS WITH TIES
+)
+SELECT rank() OVER (ORDER BY t.value DESC) AS place, t.value, e.*
+FROM top t JOIN event_rows e ON e.match_id = t.match_id
+ORDER BY place, e.year, e.match_id;
+
+-- name: archb-record-points
+-- Completed matches with the most points played (both sides, every game): the first :limit
+-- places, each a draw match row of event_rows.
+WITH top AS (
+    SELECT match_id, points AS value FROM record_matches
+    WHERE (:discipline::text IS NULL OR discipline = :discipline)
+      AND year BETWEEN coalesce(:from_year::int, 0) AND coalesce(:to_year::int, 9999)
+    ORDER BY points DESC FETCH FIRST (:limit) ROWS WITH TIES
+)
+SELECT rank() OVER (ORDER BY t.value DESC) AS place, t.value, e.*
+FROM top t JOIN event_rows e ON e.match_id = t.match_id
+ORDER BY place, e.year, e.match_id;

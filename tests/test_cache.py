@@ -1,0 +1,64 @@
+"""The answer cache: repeated answers come from bytes, yet every call is counted, plans
+see their own answers, and new data shows after an import or once the time-to-live ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOON, make_key, run, sql
+from svc import derive
+from svc.app import create_app
+from svc.clock import Clock
+from svc.db import connect_asyncio
+
+
+@pytest.fixture
+async def cached_client(db_url):
+    from conftest import Client
+
+    app = create_app(db_url, clock=Clock(start=NOON), pool_size=2, cache=True)
+    async with app.test_app() as test_app:
+        yield Client(test_app.test_client())
+
+
+def rename_series(db_url: str, name: str) -> None:
+    sql(db_url, "UPDATE series_stats SET name = $1 WHERE slug = 'all-england'", name)
+
+
+def rebuild_derived(db_url: str) -> None:
+    async def go():
+        conn = await connect_asyncio(db_url)
+        try:
+            async with conn.transaction():
+                await derive.rebuild(conn)
+        finally:
+            await conn.close()
+
+    run(go())
+
+
+def all_england(answer) -> str:
+    return next(s["name"] for s in answer.json_body["data"] if s["series"] == "all-england")
+
+
+async def test_cached_answers_are_counted_and_refresh_after_ttl_or_import(cached_client, db_url, mock_clock):
+    key = make_key(db_url, "archive")
+    first = await cached_client.get("/v1/series", key)
+    rename_series(db_url, "Renamed meanwhile")
+    second = await cached_client.get("/v1/series", key)
+    assert second.json_body == first.json_body  # served from the cache
+    assert int(second.headers["X-RateLimit-Remaining"]) == int(first.headers["X-RateLimit-Remaining"]) - 1
+    mock_clock.jump(31)  # past the 30 s time-to-live
+    assert all_england(await cached_client.get("/v1/series", key)) == "Renamed meanwhile"
+    rebuild_derived(db_url)  # an import: new data version, derived tables rebuilt
+    assert all_england(await cached_client.get("/v1/series", key)) != "Renamed meanwhile"
+
+
+async def test_each_plan_gets_its_own_answer(cached_client, db_url):
+    free, odds = make_key(db_url, "free"), make_key(db_url, "odds")
+    priced = sql(db_url, "SELECT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id "
+                         "WHERE m.status = 'finished' LIMIT 1")[0]["event_id"]
+    with_odds = await cached_client.get(f"/v1/events/{priced}", odds)
+    without = await cached_client.get(f"/v1/events/{priced}", free)
+    assert with_odds.json_body["data"]["odds"] is not None
+    assert without.json_body["data"]["odds"] is None
