@@ -41,9 +41,10 @@ WHERE p.id = :id;
 SELECT id FROM players WHERE id = :id;
 
 -- name: archb-player-rankings
--- A player's ranking history, newest list first (then discipline), optionally of one discipline;
--- `known` is false (and no history rows) for an unknown player.
+-- A player's ranking history from :since, newest list first (then discipline), optionally of one
+-- discipline; `known` is false (and no history rows) for an unknown player.
 SELECT EXISTS (SELECT 1 FROM players WHERE id = :id) AS known, r.week, r.discipline, r.rank, r.points
 FROM (SELECT 1) one
-LEFT JOIN player_rankings r ON r.player_id = :id AND (:discipline::text IS NULL OR r.discipline = :discipline)
+LEFT JOIN player_rankings r ON r.player_id = :id AND r.week >= :since
+                          AND (:discipline::text IS NULL OR r.discipline = :discipline)
 ORDER BY r.week DESC, array_position(ARRAY['MS','WS','MD','WD','XD'], r.discipline);

@@ -13,14 +13,6 @@ LEFT JOIN players p2 ON p2.id = r.player2
 ORDER BY r.rank, r.name
 OFFSET :offset LIMIT :limit;
 
--- name: archb-ranking-list-head
--- The week and kind (full or top list) of the list of :discipline in force on :day; no row when
--- none was published by then.
-SELECT week, bool_or(full_list) AS full_list, count(*) AS total
-FROM rankings
-WHERE discipline = :discipline AND week = (SELECT max(week) FROM rankings WHERE discipline = :discipline AND week <= :day)
-GROUP BY week;
-
 -- name: archb-number-ones
 -- World number-one reigns since 1 October 2009, by discipline then first day, optionally of one
 -- discipline, only the reign in force on :day, or only :player's reigns; with the players.
