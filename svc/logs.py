@@ -10,3 +10,4 @@ def setup_logging() -> None:
     level = os.environ.get("SVC_LOG_LEVEL", "INFO").upper()
     logging.basicConfig(level=level, format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     logging.getLogger("hypercorn.access").disabled = True  # our own access line replaces it
+    logging.getLogger("hypercorn.error").propagate = False  # it has its own handler; once is enough

@@ -1,1 +1,14 @@
-"""svc_hooks: the webhook scheduler (8 tries with backoff, in the same process). Built by the Webhooks issue."""
+"""Webhooks: signed deliveries of match events to owners' endpoints (issue 5).
+
+addresses  which URLs and IP addresses may be sent to (SSRF guard)
+signing    the body and the X-Svc-Signature header
+http       one POST over a connection to a vetted address
+schedule   what a try's outcome means and when the next try is due
+store      the endpoint operations of the CLI (SQL in sql/queries/hooks/)
+fanout     deliveries for new outbox events
+scheduler  the long-running component: claim, send, record, reschedule
+notify     the owner's notice when an endpoint is paused (SMTP or log)
+cli        `python -m svc hooks ...`
+openapi    the OpenAPI `webhooks` section
+testing    a reference receiver and an SMTP sink for tests and demos
+"""

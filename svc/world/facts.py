@@ -8,7 +8,7 @@ generated rows never depends on anything but this file.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # --------------------------------------------------------------------------- nations
 

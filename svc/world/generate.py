@@ -24,7 +24,7 @@ from collections import deque
 import math
 import random
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -1090,10 +1090,7 @@ def round_days(rounds: list[str], days: int) -> list[int]:
     for i in range(n):
         back = n - 1 - i
         out.append(max(0, days - 1 - back))
-    if rounds and rounds[-1] == "F":
-        pass
-    out.append(out[-1] if out else 0)  # a bronze play-off shares the final's day
-    return out
+    return out  # a bronze play-off takes the final's day
 
 
 # --------------------------------------------------------------------------- team events

@@ -61,7 +61,7 @@ WHERE d.state = 'pending' AND ep.state = 'active';
 -- The delivery after a try, if this claim still holds it (a claim taken over after its
 -- lease is no longer ours to settle); its id, or no row.
 UPDATE webhook_deliveries
-SET state = :state, tries = :try, next_try_at = coalesce(:next_try_at, next_try_at),
+SET state = :state, tries = :try_no, next_try_at = coalesce(:next_try_at, next_try_at),
     claimed_by = NULL, claim_expires_at = NULL,
     finished_at = CASE WHEN :state = 'pending' THEN NULL ELSE :now END
 WHERE id = :id AND claimed_by = :claim
@@ -70,7 +70,7 @@ RETURNING id;
 -- name: hooks-attempt-insert
 -- Records one try.
 INSERT INTO webhook_attempts (delivery_id, try, at, status_code, error, latency_ms, outcome)
-VALUES (:delivery_id, :try, :at, :status_code, :error, :latency_ms, :outcome);
+VALUES (:delivery_id, :try_no, :at, :status_code, :error, :latency_ms, :outcome);
 
 -- name: hooks-endpoint-after-try
 -- The endpoint after a try: failures in a row counted (reset by a success), paused at
