@@ -17,6 +17,7 @@ from .plans import PLAN_NAMES
 from .schema import migrate
 
 from .serve import DEMO_SEED  # noqa: E402  (one seed for serve and world)
+from svc_hooks.cli import add_subcommands as add_hooks_subcommands  # noqa: E402
 
 
 def _database_url(settings: Settings) -> str:
@@ -157,6 +158,7 @@ def parser() -> argparse.ArgumentParser:
     d = sub.add_parser("db", help="the database").add_subparsers(dest="db_command", required=True)
     d.add_parser("url", help="print the connection URL in use").set_defaults(func=cmd_db_url)
     d.add_parser("stop", help="stop the embedded PostgreSQL").set_defaults(func=cmd_db_stop)
+    add_hooks_subcommands(sub)
     return ap
 
 

@@ -157,6 +157,7 @@ def page_meta(page: Page, offset: int, per_page: int, fp: str) -> dict[str, Any]
         "pages": -(-page.total // per_page),
     }
     nxt = offset + len(page.items)
-    meta["next_cursor"] = encode_cursor(nxt, fp) if nxt < page.total else None
+    # interface.md: next_cursor is "absent or empty" on the last page; empty keeps the member there
+    meta["next_cursor"] = encode_cursor(nxt, fp) if nxt < page.total else ""
     meta.update(page.meta)
     return meta

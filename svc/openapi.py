@@ -33,7 +33,7 @@ rankings, ratings, odds and live scores.
   401, 403, 400/422 from parameter checks and 429 are never counted. `/v1/usage` is never counted.
   Limits are per key; a replacement key keeps its predecessor's counters.
 * Paging: `page` (from 1), `per_page` (1-200, default 50) and `cursor`. `meta` carries `page`, `per_page`,
-  `total`, `pages` and `next_cursor` (null on the last page). A cursor is tied to the filters it was made
+  `total`, `pages` and `next_cursor` (an empty string on the last page). A cursor is tied to the filters it was made
   with and takes precedence over `page`. Lists that change while you walk them (fixtures) are ordered by a
   stable key; an item may move across a page boundary when its status changes.
 * Event `status`: results, fixtures and events/{id} use `scheduled`, `live`, `finished`; the calendar uses
@@ -51,7 +51,8 @@ def _response_schema(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]
         meta = {"type": "object", "required": ["page", "per_page", "total", "pages", "next_cursor"],
                 "properties": {"page": {"type": "integer"}, "per_page": {"type": "integer"},
                                "total": {"type": "integer"}, "pages": {"type": "integer"},
-                               "next_cursor": {"type": ["string", "null"]}}}
+                               "next_cursor": {"type": "string",
+                                               "description": "cursor of the next page; empty on the last page"}}}
     return {"type": "object", "required": ["data", "meta"], "additionalProperties": False,
             "properties": {"data": data, "meta": meta}}
 
