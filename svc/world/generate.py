@@ -97,7 +97,7 @@ SCALES = {
                   corrections=2),
     "demo": Scale("demo", None, None, draw_cap=64, draw_div=2, cohort=36, para_cohort=8, current_week=4,
                   ranking_top=25, odds_tiers_only=True, rally_share=0.5, extra_series=0, corrections=5),
-    "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=700, para_cohort=40, current_week=4,
+    "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=1000, para_cohort=40, current_week=4,
                   ranking_top=25, odds_tiers_only=True, rally_share=1.0, extra_series=240, corrections=40),
 }
 
@@ -337,8 +337,8 @@ def singles_draw(series: facts.Series, year: int, scale: Scale) -> int:
         size = 32
     elif series.slug in ("all-england", "world-championships") and year < 2018 and year >= 1980:
         size = 128 if scale.draw_cap >= 128 and series.slug == "all-england" else 64
-    elif series.kind == "minor" and year >= 1985 and "Series" not in series.name:
-        size = 64
+    elif series.kind == "minor" and year >= 1985:
+        size = 64  # open entry: minor internationals fill big draws
     elif series.kind == "open" and year < 2018 and year >= 1985:
         size = 64
     else:
