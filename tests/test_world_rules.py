@@ -372,3 +372,62 @@ def test_demo_world_rules(tmp_path) -> None:
     w = World(tmp_path)
     for check in ALL_CHECKS:
         check(w)
+
+
+# --------------------------------------------------------------------------- the importer
+
+def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> None:
+    """Loads twice (a reload replaces, never appends); platform tables keep their rows."""
+    import asyncio
+    import asyncpg
+
+    from svc.world.bundle import TABLE_NAMES, BundleError
+    from svc.world.load import load_bundle
+
+    from urllib.parse import urlsplit, urlunsplit
+
+    name = f"svc_world_load_{os.getpid()}"
+    parts = urlsplit(pg_server_url)
+    db_url = urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+
+    async def go() -> None:
+        admin = await asyncpg.connect(pg_server_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            await admin.execute(f"CREATE DATABASE {name}")
+        finally:
+            await admin.close()
+        conn = await asyncpg.connect(db_url)
+        try:
+            schema = Path(__file__).resolve().parents[1] / "sql" / "schema"
+            for f in sorted(schema.glob("*.sql")):
+                await conn.execute(f.read_text())
+            await conn.execute("CREATE TABLE IF NOT EXISTS keep_me (x int)")
+            await conn.execute("INSERT INTO keep_me VALUES (1)")
+            steps = []
+            for _ in range(2):
+                await load_bundle(conn, tiny.path, progress=lambda s, d, t: steps.append((s, d, t)))
+            for table in TABLE_NAMES:
+                n = await conn.fetchval(f"SELECT count(*) FROM {table}")
+                assert n == tiny.manifest["tables"][table]["rows"], table
+            assert await conn.fetchval("SELECT count(*) FROM keep_me") == 1
+            assert steps and steps[-1][1] == steps[-1][2]
+            # accent-insensitive search finds the accented names
+            assert await conn.fetchval("SELECT count(*) FROM players WHERE fold(name) <> lower(name)") > 0
+            broken = tiny.path.parent / "broken"
+            broken.mkdir(exist_ok=True)
+            for f in tiny.path.iterdir():
+                (broken / f.name).write_bytes(f.read_bytes())
+            (broken / "odds.csv").write_text((tiny.path / "odds.csv").read_text().split("\n", 1)[0] + "\n")
+            with pytest.raises(BundleError):
+                await load_bundle(conn, broken)
+            assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
+        finally:
+            await conn.close()
+            admin = await asyncpg.connect(pg_server_url)
+            try:
+                await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            finally:
+                await admin.close()
+
+    asyncio.run(go())
