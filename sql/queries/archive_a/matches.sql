@@ -1,0 +1,63 @@
+-- name: archive-matches
+-- Draw matches newest first (latest day first; the same day by id; the few without a day last),
+-- filtered by player (either side), edition, series, edition year, discipline, round and
+-- with_odds (finished with match-winner prices); one page with the size of the whole list.
+-- :fast_total (only discipline, round and with_odds given) takes the size from match_counts for
+-- matches before the cutoff and counts the rest live; otherwise the list is counted live.
+WITH filtered AS NOT MATERIALIZED (
+    SELECT m.id, m.day
+    FROM matches m
+    WHERE (:player::text IS NULL OR m.side1 @> ARRAY[:player] OR m.side2 @> ARRAY[:player])
+      AND (:tournament::text IS NULL OR m.tournament_id = :tournament)
+      AND (:series::text IS NULL AND :year::int IS NULL
+           OR m.tournament_id IN (SELECT t.id FROM tournaments t
+                                  WHERE (:series::text IS NULL OR t.series = :series)
+                                    AND (:year::int IS NULL OR t.year = :year)))
+      AND (:discipline::text IS NULL OR m.discipline = :discipline)
+      AND (:round::text IS NULL OR m.round_code = :round)
+      AND (NOT :with_odds::bool OR m.status = 'finished'
+           AND EXISTS (SELECT 1 FROM odds o WHERE o.match_id = m.id AND o.market = 'winner'))
+), page AS (
+    SELECT f.id, f.day FROM filtered f
+    ORDER BY f.day DESC NULLS LAST, f.id DESC
+    OFFSET :offset LIMIT :limit
+), total AS (
+    SELECT CASE WHEN :fast_total::bool THEN
+        (SELECT coalesce(sum(c.n), 0) FROM match_counts c
+         WHERE (:discipline::text IS NULL OR c.discipline = :discipline)
+           AND (:round::text IS NULL OR c.round_code = :round)
+           AND (NOT :with_odds::bool OR c.priced))
+        + (SELECT count(*) FROM filtered f WHERE f.day >= (SELECT cutoff FROM match_count_cutoff))
+    ELSE (SELECT count(*) FROM filtered) END AS total
+)
+SELECT e.*, total.total
+FROM page
+JOIN event_rows e ON e.match_id = page.id
+CROSS JOIN total
+ORDER BY page.day DESC NULLS LAST, page.id DESC;
+
+-- name: archive-match
+-- One draw match with its players and match-winner prices; no row for an unknown id.
+SELECT e.* FROM event_rows e WHERE e.match_id = :id;
+
+-- name: archive-player-exists
+-- true when a player has this id.
+SELECT EXISTS (SELECT 1 FROM players WHERE id = :id);
+
+-- name: archive-tournament-exists
+-- true when an edition has this id.
+SELECT EXISTS (SELECT 1 FROM tournaments WHERE id = :id);
+
+-- name: archive-match-status
+-- The status of the match an event (ev_) or draw match (mt_) id names; no row when unknown.
+SELECT m.status FROM matches m WHERE m.event_id = :id OR m.id = :id;
+
+-- name: archive-points
+-- A match (by ev_ or mt_ id) with its status, scores and every rally in order (game, rally):
+-- who served, who won, the score after it; rallies is NULL when none are held.
+SELECT m.id AS match_id, m.event_id, m.status, m.outcome, m.winner, m.g1, m.g2, m.discipline,
+       (SELECT json_agg(json_build_object('game', r.game, 'rally', r.rally, 'server', r.server, 'winner', r.winner,
+                                          's1', r.score1, 's2', r.score2) ORDER BY r.game, r.rally)
+        FROM rallies r WHERE r.match_id = m.id) AS rallies
+FROM matches m
+WHERE m.event_id = :id OR m.id = :id;

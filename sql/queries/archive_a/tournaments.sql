@@ -1,0 +1,120 @@
+-- name: archive-tournaments
+-- Editions that have started (or have no dates), newest first (year, then first day), optionally
+-- of one series, year and level (para = para-badminton series; senior/junior = that level, para
+-- excluded); one page and the size of the list, each with the disciplines of its draws and its
+-- number of draw matches (counted for the page only, through matches_tournament).
+WITH page AS (
+    SELECT t.id, count(*) OVER () AS total
+    FROM tournaments t
+    WHERE (t.start_date IS NULL OR t.start_date <= :today)
+      AND (:series::text IS NULL OR t.series = :series)
+      AND (:year::int IS NULL OR t.year = :year)
+      AND (:level::text IS NULL OR (:level = 'para' AND t.para) OR (:level <> 'para' AND NOT t.para AND t.level = :level))
+    ORDER BY t.year DESC, t.start_date DESC NULLS LAST, t.id
+    OFFSET :offset LIMIT :limit
+)
+SELECT t.id, t.series, t.name, t.year, t.level, t.para, t.team, t.start_date, t.end_date, page.total,
+       d.disciplines, d.matches
+FROM page
+JOIN tournaments t ON t.id = page.id
+CROSS JOIN LATERAL (
+    SELECT coalesce(array_agg(DISTINCT m.discipline), '{}') AS disciplines, count(*)::int AS matches
+    FROM matches m WHERE m.tournament_id = t.id
+) d
+ORDER BY t.year DESC, t.start_date DESC NULLS LAST, t.id;
+
+-- name: archive-tournament
+-- One edition with its place, the matches of each round of each event (:rounds) and, when it has
+-- a medal table, its semi-finals, bronze match and finals with players (:medal_matches).
+SELECT t.id, t.series, t.name, t.year, t.level, t.para, t.team, t.tier, t.start_date, t.end_date,
+       t.prize_money, t.medals, t.draw_size, c.name AS city, c.country, v.id AS venue_id, v.name AS venue_name,
+       coalesce(v.elevation_m, c.elevation_m) AS elevation_m,
+       (SELECT json_agg(json_build_object('discipline', r.discipline, 'sport_class', r.sport_class,
+                                          'round_code', r.round_code, 'round', r.round_name, 'matches', r.n))
+        FROM (SELECT m.discipline, m.sport_class, m.round_code, m.round_name, count(*)::int AS n
+              FROM matches m WHERE m.tournament_id = t.id
+              GROUP BY 1, 2, 3, 4) r) AS rounds,
+       (SELECT json_agg(json_build_object('discipline', e.discipline, 'sport_class', e.sport_class,
+                                          'round_code', e.round_code, 'position', e.position, 'status', e.status,
+                                          'winner', e.winner, 'players1', e.players1, 'players2', e.players2))
+        FROM event_rows e
+        WHERE t.medals AND e.tournament_id = t.id AND e.round_code IN ('SF', '3P', 'F')) AS medal_matches
+FROM tournaments t
+LEFT JOIN cities c ON c.id = t.city_id
+LEFT JOIN venues v ON v.id = t.venue_id
+WHERE t.id = :id;
+
+-- name: archive-draw-facts
+-- For a draw request: whether the edition is para or team, and the sport classes of the
+-- :discipline draw (empty when none); no row for an unknown edition.
+SELECT t.para, t.team,
+       ARRAY(SELECT DISTINCT m.sport_class FROM matches m
+             WHERE m.tournament_id = t.id AND m.discipline = :discipline AND m.sport_class IS NOT NULL
+             ORDER BY 1) AS classes
+FROM tournaments t WHERE t.id = :id;
+
+-- name: archive-draw
+-- The draw of one discipline (and sport classes :classes, NULL = all) of an edition: group
+-- stages first (by name), then the knockout rounds from the first to the final with the
+-- bronze match (3P) just before the final; within a round in draw order.
+SELECT e.*
+FROM event_rows e
+WHERE e.tournament_id = :id AND e.discipline = :discipline
+  AND (:classes::text[] IS NULL OR e.sport_class = ANY (:classes))
+ORDER BY e.sport_class NULLS FIRST,
+         array_position(ARRAY['R128', 'R64', 'R32', 'R16', 'QF', 'SF', '3P', 'F'], e.round_code) NULLS FIRST,
+         e.round_name, e.position;
+
+-- name: archive-ties
+-- The ties of an edition in page order (optionally of one stage, :stage folded), with both
+-- nations' names; one row with NULL tie columns for an edition without ties, none for an
+-- unknown edition. :stages lists every stage of the edition, in order of first tie.
+SELECT t.team AS team_event,
+       ARRAY(SELECT s.stage FROM ties s WHERE s.tournament_id = t.id GROUP BY s.stage ORDER BY min(s.number)) AS stages,
+       ti.id, ti.stage, ti.round_code, ti.number, ti.team1, c1.name AS team1_name, ti.team2, c2.name AS team2_name,
+       ti.score1, ti.score2, ti.winner, ti.day, ti.venue
+FROM tournaments t
+LEFT JOIN ties ti ON ti.tournament_id = t.id AND (:stage::text IS NULL OR lower(ti.stage) = lower(:stage))
+LEFT JOIN countries c1 ON c1.code = ti.team1
+LEFT JOIN countries c2 ON c2.code = ti.team2
+WHERE t.id = :id
+ORDER BY ti.number;
+
+-- name: archive-tie-matches
+-- The matches of the ties :ties, as event rows, in tie order.
+SELECT e.*
+FROM matches m
+JOIN event_rows e ON e.match_id = m.id
+WHERE m.tie_id = ANY (:ties::text[])
+ORDER BY m.tie_id, m.tie_order;
+
+-- name: archive-champions
+-- The roll of honour of a series (optionally of one discipline): each finished final of an
+-- individual event with champions and runners-up, oldest edition first.
+SELECT f.year, f.tournament_id, f.tournament_name, f.event, f.discipline, f.sport_class, f.champions, f.runners_up
+FROM series_finals f
+WHERE f.series = :series AND (:discipline::text IS NULL OR f.discipline = :discipline)
+ORDER BY f.year, f.tournament_id, array_position(ARRAY['MS', 'WS', 'MD', 'WD', 'XD'], f.discipline), f.sport_class;
+
+-- name: archive-team-champions
+-- The roll of honour of a team series: each final tie's winning and losing nation, oldest first.
+SELECT f.year, f.tournament_id, f.tournament_name, f.winner_team, f.runner_up_team
+FROM series_team_finals f
+WHERE f.series = :series
+ORDER BY f.year, f.tournament_id;
+
+-- name: archive-series-most
+-- The ten players who won the series most (optionally in one discipline), with their titles and
+-- first and last winning year.
+SELECT p.id, p.name, p.country, count(*)::int AS titles, min(f.year) AS first_year, max(f.year) AS last_year
+FROM series_finals f
+CROSS JOIN LATERAL unnest(f.winner_ids) AS w(pid)
+JOIN players p ON p.id = w.pid
+WHERE f.series = :series AND (:discipline::text IS NULL OR f.discipline = :discipline)
+GROUP BY p.id
+ORDER BY count(*) DESC, min(f.year), p.id
+LIMIT 10;
+
+-- name: archive-series-facts
+-- A series' name and whether it is a team event; no row for an unknown slug.
+SELECT s.slug, s.name, s.team, s.para FROM series s WHERE s.slug = :slug;

@@ -1,0 +1,64 @@
+"""Draw matches of the Archive plan: /v1/matches and /v1/matches/{id}."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..endpoint import Answer, Call, Page, endpoint
+from ..errors import invalid, not_found
+from ..params import ROUND_CODES, Paging, discipline_param, param, path_id, year_param
+from ..records import DrawMatch, draw_match_from_row
+from ..sqlfiles import Q
+from .archive_tournaments import SLUG, check_series
+
+
+@attrs.frozen
+class MatchesParams(Paging):
+    player: str | None = param("Only matches of this player (pl_...), on either side, singles and doubles.",
+                               prefix="pl_")
+    tournament: str | None = param("Only matches of this edition (tr_...).", prefix="tr_")
+    series: str | None = param("Only matches of editions of this series (slug, as listed by /v1/series).",
+                               pattern=SLUG)
+    year: int | None = year_param("Only matches of editions with this year label.")
+    discipline: str | None = discipline_param()
+    round: str | None = param("Only matches of this round: R128, R64, R32, R16, QF, SF, 3P (bronze medal match) "
+                              "or F.", enum=ROUND_CODES, upper=True)
+    with_odds: bool = param("true: only finished matches with match-winner closing prices (from 2005, senior "
+                            "individual events). false (default): every match. The prices themselves are shown "
+                            "to Odds keys and above.", default=False)
+
+
+@endpoint("/v1/matches", plan="archive", summary="Draw matches, newest first, by player, edition, series, year, "
+          "discipline and round", params=MatchesParams, returns=DrawMatch, many=True,
+          description="Draw matches (every status: finished, live and scheduled), newest first: by day, latest "
+                      "first (so this week's scheduled matches come first), matches of the same day by id, the few "
+                      "very old matches without a day last. Filters combine. An unknown `player`, `tournament` or "
+                      "`series` answers 422. `odds` is filled for Odds keys and above.")
+async def matches(call: Call) -> Page:
+    p = call.p
+    fast_total = p.player is None and p.tournament is None and p.series is None and p.year is None
+    rows = await call.db.fetch(Q.archive_matches, player=p.player, tournament=p.tournament, series=p.series,
+                               year=p.year, discipline=p.discipline, round=p.round, with_odds=p.with_odds,
+                               fast_total=fast_total, offset=call.offset, limit=call.limit)
+    if not rows:
+        if p.player and not await call.db.fetchval(Q.archive_player_exists, id=p.player):
+            raise invalid(f"parameter `player`: no player with id {p.player}")
+        if p.tournament and not await call.db.fetchval(Q.archive_tournament_exists, id=p.tournament):
+            raise invalid(f"parameter `tournament`: no edition with id {p.tournament}")
+        await check_series(call, p.series)
+    return call.page(rows, lambda r: draw_match_from_row(r, with_odds=call.sees_odds))
+
+
+@attrs.frozen
+class MatchParams:
+    id: str = path_id("mt_", "Draw match id (mt_...).")
+
+
+@endpoint("/v1/matches/{id}", plan="archive", summary="One draw match", params=MatchParams, returns=DrawMatch,
+          description="One draw match; `event` is the same match in the results feed. `odds` is filled for Odds "
+                      "keys and above. Unknown id: 404.")
+async def match(call: Call) -> Answer:
+    row = await call.db.fetchrow(Q.archive_match, id=call.p.id)
+    if row is None:
+        raise not_found(f"no match with id {call.p.id}")
+    return Answer(draw_match_from_row(row, with_odds=call.sees_odds))
