@@ -1,0 +1,58 @@
+"""The operator's command line: what it prints and what it changes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from conftest import sql
+from svc import keys as svc_keys
+
+KEY = re.compile(r"^bk_live_[A-Za-z0-9]{40}$")
+
+
+def svc(db_url: str, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DATABASE_URL": db_url}
+    return subprocess.run([sys.executable, "-m", "svc", *args], env=env, capture_output=True, text=True, timeout=60)
+
+
+def key_state(db_url: str, key: str) -> str:
+    return sql(db_url, "SELECT state FROM api_keys WHERE key_hash = $1", svc_keys.key_hash(key))[0]["state"]
+
+
+def test_keys_create_prints_only_the_key_and_replace_ends_the_old_one(db_url):
+    made = svc(db_url, "keys", "create", "--plan", "archive", "--account", "cli-acme")
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip()
+    assert KEY.match(key) and made.stdout == key + "\n"
+    stored = sql(db_url, "SELECT k.prefix, a.plan FROM api_keys k JOIN accounts a ON a.name = k.account "
+                         "WHERE k.key_hash = $1", svc_keys.key_hash(key))[0]
+    assert stored["plan"] == "archive" and key.startswith(stored["prefix"])
+    assert not sql(db_url, "SELECT 1 FROM api_keys WHERE prefix = $1 AND key_hash = convert_to($2, 'UTF8')",
+                   stored["prefix"], key), "the key itself is never stored"
+
+    replaced = svc(db_url, "keys", "replace", key)
+    assert replaced.returncode == 0, replaced.stderr
+    new = replaced.stdout.strip()
+    assert KEY.match(new) and new != key
+    assert key_state(db_url, key) == "replaced" and key_state(db_url, new) == "current"
+    again = svc(db_url, "keys", "replace", key)
+    assert again.returncode != 0 and "already replaced" in again.stderr
+
+
+def test_accounts_plan_changes_the_plan_and_refuses_unknown_accounts(db_url):
+    assert svc(db_url, "keys", "create", "--plan", "free", "--account", "cli-upgrade").returncode == 0
+    changed = svc(db_url, "accounts", "plan", "cli-upgrade", "live")
+    assert changed.returncode == 0, changed.stderr
+    assert sql(db_url, "SELECT plan FROM accounts WHERE name = 'cli-upgrade'")[0]["plan"] == "live"
+    unknown = svc(db_url, "accounts", "plan", "nobody-here", "odds")
+    assert unknown.returncode != 0 and "no account" in unknown.stderr
+    clash = svc(db_url, "keys", "create", "--plan", "free", "--account", "cli-upgrade")
+    assert clash.returncode != 0 and "accounts plan" in clash.stderr
+
+
+def test_db_url_prints_the_url_in_use(db_url):
+    shown = svc(db_url, "db", "url")
+    assert shown.returncode == 0 and shown.stdout.strip() == db_url
