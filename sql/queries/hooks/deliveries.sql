@@ -61,9 +61,9 @@ WHERE d.state = 'pending' AND ep.state = 'active';
 -- The delivery after a try, if this claim still holds it (a claim taken over after its
 -- lease is no longer ours to settle); its id, or no row.
 UPDATE webhook_deliveries
-SET state = :state, tries = :try_no, next_try_at = coalesce(:next_try_at, next_try_at),
+SET state = :state::text, tries = :try_no, next_try_at = coalesce(:next_try_at::timestamptz, next_try_at),
     claimed_by = NULL, claim_expires_at = NULL,
-    finished_at = CASE WHEN :state = 'pending' THEN NULL ELSE :now END
+    finished_at = CASE WHEN :state::text = 'pending' THEN NULL ELSE :now::timestamptz END
 WHERE id = :id AND claimed_by = :claim
 RETURNING id;
 
@@ -76,11 +76,11 @@ VALUES (:delivery_id, :try_no, :at, :status_code, :error, :latency_ms, :outcome)
 -- The endpoint after a try: failures in a row counted (reset by a success), paused at
 -- :pause_after of them; its state before and after, its account and notice address.
 UPDATE webhook_endpoints e
-SET failures_in_row = CASE WHEN :ok THEN 0 ELSE e.failures_in_row + 1 END,
+SET failures_in_row = CASE WHEN :ok::boolean THEN 0 ELSE e.failures_in_row + 1 END,
     state = CASE WHEN NOT :ok AND e.failures_in_row + 1 >= :pause_after THEN 'paused' ELSE e.state END,
     paused_at = CASE WHEN NOT :ok AND e.failures_in_row + 1 >= :pause_after AND e.state = 'active'
-                     THEN :now ELSE e.paused_at END,
-    last_delivery_at = :now, last_status = :status_code
+                     THEN :now::timestamptz ELSE e.paused_at END,
+    last_delivery_at = :now::timestamptz, last_status = :status_code::integer
 FROM (SELECT id, state FROM webhook_endpoints WHERE id = :id FOR UPDATE) AS before
 WHERE e.id = before.id
 RETURNING before.state AS was, e.state, e.failures_in_row, e.account, e.url, e.notify_email;

@@ -1,0 +1,136 @@
+"""`python -m svc hooks add|list|resume|remove|test` -- the account operations for webhooks.
+
+Each command opens the database through svc.db (Trio), runs, and prints; errors go to
+stderr with exit status 2 (1 for a Test delivery that was not answered with a 2xx).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Awaitable, Callable
+
+import trio
+
+EXIT_REFUSED = 2  # as `python -m svc` uses for account errors
+EXIT_TEST_FAILED = 1
+
+
+def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
+    h = subparsers.add_parser("hooks", help="webhook endpoints of an account").add_subparsers(
+        dest="hooks_command", required=True)
+    a = h.add_parser("add", help="add an endpoint; prints its id and signing secret (shown once)")
+    a.add_argument("--account", required=True)
+    a.add_argument("--url", required=True, help="https://host/path (port 443, a public address)")
+    a.add_argument("--events", required=True, help="comma-separated: match.started,match.finished,result.corrected")
+    a.add_argument("--email", default=None, help="where to send the notice if the endpoint is paused "
+                                                 "(default: the account name when it is an address)")
+    a.set_defaults(func=_command(_add))
+    ls = h.add_parser("list", help="an account's endpoints: state, failures in a row, last delivery")
+    ls.add_argument("--account", required=True)
+    ls.set_defaults(func=_command(_list))
+    for name, fn, text in (("resume", _resume, "make a paused endpoint active; its pending deliveries continue"),
+                           ("remove", _remove, "remove an endpoint and its deliveries"),
+                           ("test", _test, "send a real recent match, signed, with \"test\": true")):
+        p = h.add_parser(name, help=text)
+        p.add_argument("id", help="whe_... endpoint id")
+        p.set_defaults(func=_command(fn))
+
+
+def _command(fn: Callable[..., Awaitable[int]]) -> Callable[[Any, Any], int]:
+    """A sync entry point for svc.__main__: a Trio run with the database open."""
+
+    def run(args: Any, settings: Any) -> int:
+        from svc import pgserver
+
+        url = settings.database_url or pgserver.start(settings.home)
+        return trio.run(_with_db, fn, args, url)
+
+    return run
+
+
+async def _with_db(fn: Callable[..., Awaitable[int]], args: Any, url: str) -> int:
+    from svc.db import Database
+    from svc.schema import migrate
+
+    from .store import HookError
+
+    db = Database(url, pool_size=2)
+    await db.open()
+    try:
+        await db.run(migrate)
+        return await fn(db, args)
+    except HookError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    finally:
+        await db.close()
+
+
+def _policy():
+    from .addresses import Policy
+
+    policy = Policy.from_env()
+    if policy.allow_local:
+        print("WARNING: SVC_HOOKS_ALLOW_LOCAL=1 admits http:// and loopback URLs (tests and development only)",
+              file=sys.stderr)
+    return policy
+
+
+async def _add(db, args) -> int:
+    from svc.clock import Clock
+
+    from .store import add_endpoint, parse_events
+
+    endpoint_id, secret = await add_endpoint(db, account=args.account, url=args.url, events=parse_events(args.events),
+                                             now=Clock().now(), policy=_policy(), email=args.email)
+    print(endpoint_id)
+    print(secret)
+    print("endpoint added; the signing secret is shown only now: keep it", file=sys.stderr)
+    return 0
+
+
+async def _list(db, args) -> int:
+    from .store import list_endpoints
+
+    rows = await list_endpoints(db, args.account)
+    if not rows:
+        print(f"account {args.account!r} has no webhook endpoints", file=sys.stderr)
+        return 0
+    print(f"{'id':21} {'state':7} {'failures':>8}  {'last delivery':25} {'status':>6} {'pending':>7}  events  url")
+    for r in rows:
+        last = r["last_delivery_at"].isoformat(timespec="seconds") if r["last_delivery_at"] else "never"
+        status = str(r["last_status"]) if r["last_status"] is not None else "-"
+        print(f"{r['id']:21} {r['state']:7} {r['failures_in_row']:>8}  {last:25} {status:>6} {r['pending']:>7}  "
+              f"{','.join(r['events'])}  {r['url']}")
+    return 0
+
+
+async def _resume(db, args) -> int:
+    from .store import resume
+
+    pending = await resume(db, args.id)
+    print(f"{args.id} is active again; {pending} pending deliver{'y' if pending == 1 else 'ies'} continue")
+    return 0
+
+
+async def _remove(db, args) -> int:
+    from .store import remove
+
+    await remove(db, args.id)
+    print(f"{args.id} removed")
+    return 0
+
+
+async def _test(db, args) -> int:
+    from svc.clock import Clock
+
+    from .test_action import send_test
+
+    result = await send_test(db, Clock(), args.id, policy=_policy())
+    if result.status is not None and 200 <= result.status < 300:
+        print(f"test delivery answered {result.status} in {result.latency_ms:.0f} ms")
+        return 0
+    print(f"test delivery failed: {result.error or f'answered {result.status}'} ({result.latency_ms:.0f} ms)",
+          file=sys.stderr)
+    return EXIT_TEST_FAILED

@@ -1,0 +1,55 @@
+"""Deliveries for new outbox events: one per (event, active subscribed endpoint).
+
+A cursor on match_events.seq remembers how far the fan-out got. seq values are taken at
+INSERT but become visible at COMMIT, so a lower seq can appear after a higher one: the cursor
+advances only over an unbroken run of seqs and waits at a gap (the events after it are fanned
+out anyway; repeats are skipped by the unique (event, endpoint)). A gap that stays longer
+than GAP_WAIT is a rolled-back insert and is passed over.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from svc.db import Database
+from svc.sqlfiles import Q
+
+from . import sqlrun
+
+BATCH = 500  # events per round; a backlog drains over successive rounds
+GAP_WAIT = dt.timedelta(seconds=30)  # far longer than any outbox transaction stays open
+
+
+def advance(last_seq: int, seqs: list[int], gap_since: dt.datetime | None, now: dt.datetime) -> tuple[int, dt.datetime | None]:
+    """The new cursor and gap start, given the seqs after the cursor in order."""
+    cursor = last_seq
+    for seq in seqs:
+        if seq == cursor + 1:
+            cursor = seq
+            gap_since = None
+            continue
+        if gap_since is None:
+            return cursor, now  # a gap just seen: wait for it
+        if now - gap_since < GAP_WAIT:
+            return cursor, gap_since
+        cursor, gap_since = seq, None  # waited long enough: the missing seqs will not come
+    return cursor, gap_since
+
+
+async def fan_out(db: Database, now: dt.datetime) -> int:
+    """Make the deliveries for events written since the last round; how many were made."""
+
+    async def work(conn) -> int:
+        cursor = await sqlrun.fetchrow(conn, Q.hooks_fanout_lock)
+        if cursor is None:  # another worker is fanning out right now
+            return 0
+        seqs = [r["seq"] for r in await sqlrun.fetch(conn, Q.hooks_fanout_seqs, after=cursor["last_seq"], limit=BATCH)]
+        if not seqs:
+            return 0
+        made = await sqlrun.fetchval(conn, Q.hooks_fanout_insert, after=cursor["last_seq"], upto=seqs[-1], now=now)
+        last_seq, gap_since = advance(cursor["last_seq"], seqs, cursor["gap_since"], now)
+        if (last_seq, gap_since) != (cursor["last_seq"], cursor["gap_since"]):
+            await sqlrun.execute(conn, Q.hooks_fanout_advance, last_seq=last_seq, gap_since=gap_since)
+        return made
+
+    return await db.transaction(work)

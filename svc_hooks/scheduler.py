@@ -1,0 +1,209 @@
+"""The webhook scheduler: a long-running component in each worker process.
+
+One loop per process: fan out new outbox events into deliveries, claim the due ones
+(FOR UPDATE SKIP LOCKED in one short statement; no transaction is held during a POST),
+start a send task for each (at most SEND_CONCURRENCY at a time), then sleep until the next
+delivery is due, a slot frees, or POLL_S passes (new events written by other processes).
+A send task posts, then records the try and the delivery's next state in one transaction
+fenced by its claim token. A claim left by a crashed worker expires after LEASE_S and any
+worker takes it over; the receiver may then see a repeat with the same event id.
+
+Every time comes from svc.clock.Clock (Trio's clock), so Trio's MockClock drives the whole
+schedule in tests.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import secrets
+import socket
+from typing import Any, Callable
+
+import attrs
+import trio
+
+from svc.clock import Clock
+from svc.db import Database, DatabaseUnavailable
+from svc.sqlfiles import Q
+
+from . import schedule, signing, sqlrun
+from .addresses import Policy
+from .fanout import fan_out
+from .http import ANSWER_WITHIN_S, Resolver, SendResult, post, resolve
+from .notify import Mailer, notify_paused
+
+log = logging.getLogger("svc_hooks.scheduler")
+
+SEND_CONCURRENCY = 16  # sends in flight per worker; each is one socket and at most 10 s
+LEASE_S = 60.0  # a claim outlives the 10 s answer window and recording with room to spare
+POLL_S = 1.0  # how soon an event written by another process is noticed
+DB_RETRY_S = 2.0  # after the database could not be reached
+CLAIM_SLACK = dt.timedelta(milliseconds=1)  # a try due within a millisecond is due (float rounding)
+
+
+@attrs.define
+class Claimed:
+    id: int
+    event_id: str
+    endpoint_id: str
+    tries: int  # tries already made
+    url: str
+    secret: str
+    type: str | None
+    created_at: dt.datetime | None
+    payload: Any
+    claim: str  # the token this worker claimed it under
+
+
+class Scheduler:
+    def __init__(self, db: Database, clock: Clock, *, policy: Policy | None = None, mailer: Mailer | None = None,
+                 resolver: Resolver = resolve, concurrency: int = SEND_CONCURRENCY, lease_s: float = LEASE_S,
+                 poll_s: float = POLL_S, answer_within_s: float = ANSWER_WITHIN_S, worker: str | None = None,
+                 on_try: Callable[[Claimed, SendResult, str], None] | None = None) -> None:
+        self.db, self.clock = db, clock
+        self.policy = policy or Policy.from_env()
+        self.mailer = mailer
+        self.resolver = resolver
+        self.concurrency, self.lease_s, self.poll_s = concurrency, lease_s, poll_s
+        self.answer_within_s = answer_within_s
+        self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.on_try = on_try
+        self._busy = 0  # send and notice tasks running
+        self._asleep_until: float | None = None  # Trio time the loop sleeps until, None while working
+        self._wake = trio.Event()
+        self._changed = trio.Event()
+
+    # -- the loop ---------------------------------------------------------------------
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        if self.policy.allow_local:
+            log.warning("!!! SVC_HOOKS_ALLOW_LOCAL=1: webhooks may go to http:// and loopback addresses. "
+                        "For tests and development only; never in production. !!!")
+        async with trio.open_nursery() as nursery:
+            task_status.started(self)
+            while True:
+                self._wake = trio.Event()
+                try:
+                    wait = await self._round(nursery)
+                except DatabaseUnavailable as exc:
+                    log.warning("webhooks: database unavailable (%s); trying again in %g s", exc, DB_RETRY_S)
+                    wait = DB_RETRY_S
+                await self._sleep(wait)
+
+    async def _round(self, nursery: trio.Nursery) -> float:
+        now = self.clock.now()
+        await fan_out(self.db, now)
+        free = self.concurrency - self._busy
+        if free > 0:
+            claim = self._claim_token()
+            rows = await self.db.fetch(Q.hooks_claim, now=now + CLAIM_SLACK, limit=free, claim=claim,
+                                       lease_until=now + dt.timedelta(seconds=self.lease_s))
+            for row in rows:
+                self._busy += 1
+                nursery.start_soon(self._deliver, Claimed(claim=claim, **dict(row)))
+            if len(rows) == free:
+                return self.poll_s  # a finishing send wakes the loop for the rest
+        due = await self.db.fetchval(Q.hooks_next_due)
+        if due is None:
+            return self.poll_s
+        return min(self.poll_s, max(0.0, (due - self.clock.now()).total_seconds()))
+
+    def _claim_token(self) -> str:
+        # A fresh token per claim: a try settled after its lease was taken over does not
+        # overwrite the new holder's record.
+        return f"{self.worker}:{secrets.token_hex(4)}"
+
+    async def _sleep(self, seconds: float) -> None:
+        self._asleep_until = trio.current_time() + seconds
+        self._notify()
+        with trio.move_on_after(seconds):
+            await self._wake.wait()
+        self._asleep_until = None
+        self._notify()
+
+    def wake(self) -> None:
+        """Look for due work now (e.g. right after writing events in this process)."""
+        self._wake.set()
+
+    # -- one delivery -------------------------------------------------------------------
+    async def _deliver(self, item: Claimed) -> None:
+        try:
+            await self._try_once(item)
+        except DatabaseUnavailable as exc:
+            # The try may have gone out; its claim expires and another try follows (a repeat
+            # the receiver drops by event id).
+            log.warning("webhooks: could not record delivery %s (%s); it is retried after its lease", item.id, exc)
+        except Exception:
+            log.exception("webhooks: delivery %s failed unexpectedly; it is retried after its lease", item.id)
+        finally:
+            self._busy -= 1
+            # A slot is free and this delivery's next try (if any) may be the earliest:
+            # the loop looks again (several completions make one round).
+            self._wake.set()
+            self._notify()
+
+    async def _try_once(self, item: Claimed) -> None:
+        try_no = item.tries + 1
+        if item.payload is None:  # the outbox no longer holds the event: nothing to send
+            result = SendResult(None, "the event is no longer held", 0.0)
+            state: schedule.Outcome = "ended"
+        else:
+            raw = signing.body(item.event_id, item.type, item.created_at, item.payload)
+            t = int(self.clock.timestamp())
+            headers = signing.headers(item.event_id, item.type, item.secret, t, raw)
+            result = await post(item.url, headers, raw, policy=self.policy, resolver=self.resolver,
+                                timeout_s=self.answer_within_s)
+            state = schedule.outcome(result.status, try_no)
+        now = self.clock.now()
+        next_at = schedule.next_try_at(now, try_no) if state == "retry" else None
+        after = await self.db.transaction(lambda conn: _record(conn, item, try_no, result, state, now, next_at))
+        if self.on_try is not None:
+            self.on_try(item, result, state)
+        if after is not None and after["was"] == "active" and after["state"] == "paused":
+            log.warning("webhook endpoint %s paused after %d failed tries in a row", item.endpoint_id,
+                        after["failures_in_row"])
+            await notify_paused(self.db, self.mailer, endpoint_id=item.endpoint_id, account=after["account"],
+                                url=after["url"], email=after["notify_email"],
+                                failures=after["failures_in_row"], now=now)
+
+    # -- for tests: wait until the loop sleeps into the future with nothing in flight -------
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    @property
+    def asleep_until(self) -> float | None:
+        return self._asleep_until
+
+    async def settled(self) -> None:
+        while not (self._busy == 0 and self._asleep_until is not None and self._asleep_until > trio.current_time()
+                   and not self._wake.is_set()):
+            await self._changed.wait()
+
+
+async def _record(conn, item: Claimed, try_no: int, result: SendResult, state: str,
+                  now: dt.datetime, next_at: dt.datetime | None):
+    """The try, the delivery's next state (if the claim still holds) and the endpoint's count."""
+    await sqlrun.fetchval(conn, Q.hooks_delivery_settle, id=item.id, claim=item.claim,
+                          state="pending" if state == "retry" else state, try_no=try_no,
+                          next_try_at=next_at, now=now)
+    await sqlrun.execute(conn, Q.hooks_attempt_insert, delivery_id=item.id, try_no=try_no, at=now,
+                         status_code=result.status, error=result.error, latency_ms=result.latency_ms, outcome=state)
+    return await sqlrun.fetchrow(conn, Q.hooks_endpoint_after_try, id=item.endpoint_id, ok=state == "succeeded",
+                                 pause_after=schedule.PAUSE_AFTER_FAILURES, now=now, status_code=result.status)
+
+
+async def run(db: Database, clock: Clock, *, task_status=trio.TASK_STATUS_IGNORED, **options: Any) -> None:
+    """Run the scheduler until cancelled; task_status.started(scheduler) once it is ready."""
+    options.setdefault("mailer", Mailer.from_env())
+    await Scheduler(db, clock, **options).run(task_status=task_status)
+
+
+async def component(service, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """For svc.app.create_app(components=[...]): the scheduler in the app's nursery,
+    reachable as service.parts['hooks']."""
+
+    scheduler = Scheduler(service.db, service.clock, mailer=Mailer.from_env())
+    service.parts["hooks"] = scheduler
+    await scheduler.run(task_status=task_status)

@@ -1,0 +1,113 @@
+"""Endpoint operations for the CLI: add, list, resume, remove, and the Test action's event."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+from typing import Any
+
+import asyncpg
+
+from svc.convert import converter
+from svc.db import Database
+from svc.records import event_from_row
+from svc.sqlfiles import Q
+
+from . import sqlrun
+from .addresses import AddressRefused, Policy
+from .http import Resolver, resolve
+from .signing import new_secret
+
+EVENT_TYPES = ("match.started", "match.finished", "result.corrected")  # interface: Event types
+MAX_ENDPOINTS = 10  # interface: "Up to 10 endpoints per account"
+WEBHOOK_PLAN = "live"  # interface: "Webhooks (Live plan)"
+ENDPOINT_PREFIX = "whe_"
+_ENDPOINT_ID = re.compile(r"^whe_[0-9a-f]{16}$")
+_EMAIL = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
+
+
+class HookError(Exception):
+    """A webhook operation that cannot be done; the message says why."""
+
+
+def parse_events(text: str) -> list[str]:
+    chosen = [t.strip() for t in text.split(",") if t.strip()]
+    unknown = [t for t in chosen if t not in EVENT_TYPES]
+    if unknown or not chosen:
+        raise HookError(f"unknown event type(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(EVENT_TYPES)}")
+    return sorted(set(chosen), key=EVENT_TYPES.index)
+
+
+def check_endpoint_id(endpoint_id: str) -> str:
+    if not _ENDPOINT_ID.match(endpoint_id or ""):
+        raise HookError(f"{endpoint_id!r} is not an endpoint id (whe_ and 16 hex digits)")
+    return endpoint_id
+
+
+async def add_endpoint(db: Database, *, account: str, url: str, events: list[str], now: dt.datetime,
+                       policy: Policy, email: str | None = None, resolver: Resolver = resolve) -> tuple[str, str]:
+    """(endpoint id, signing secret). The URL and the addresses its host resolves to now are
+    checked here, and again at every send (a name may resolve elsewhere later)."""
+    try:
+        target = policy.check_url(url)
+        if target.literal is None:
+            try:
+                policy.check_addresses(await resolver(target.host, target.port))
+            except OSError as exc:
+                raise AddressRefused(f"the host {target.host} cannot be resolved ({exc})") from None
+    except AddressRefused as exc:
+        raise HookError(f"URL refused: {exc}") from None
+    if email is not None and not _EMAIL.match(email):
+        raise HookError(f"{email!r} is not an e-mail address")
+    if email is None and _EMAIL.match(account):
+        email = account  # an account named by its owner's address is e-mailed there
+    endpoint_id, secret = ENDPOINT_PREFIX + secrets.token_hex(8), new_secret()
+
+    async def work(conn: asyncpg.Connection) -> None:
+        plan = await sqlrun.fetchval(conn, Q.hooks_account_lock, account=account)
+        if plan is None:
+            raise HookError(f"no account named {account!r}")
+        if plan != WEBHOOK_PLAN:
+            raise HookError(f"webhooks are part of the Live plan; account {account!r} is on {plan}")
+        count = await sqlrun.fetchval(conn, Q.hooks_endpoint_count, account=account)
+        if count >= MAX_ENDPOINTS:
+            raise HookError(f"account {account!r} already has {count} endpoints, the most allowed is "
+                            f"{MAX_ENDPOINTS}; remove one first (hooks remove ID)")
+        await sqlrun.fetchval(conn, Q.hooks_endpoint_insert, id=endpoint_id, account=account, url=url,
+                              events=events, secret=secret, notify_email=email, now=now)
+
+    await db.transaction(work)
+    return endpoint_id, secret
+
+
+async def list_endpoints(db: Database, account: str) -> list[dict[str, Any]]:
+    return [dict(r) for r in await db.fetch(Q.hooks_endpoint_list, account=account)]
+
+
+async def resume(db: Database, endpoint_id: str) -> int:
+    """Pending deliveries that continue now."""
+    row = await db.fetchrow(Q.hooks_endpoint_resume, id=check_endpoint_id(endpoint_id))
+    if row is None:
+        raise HookError(f"no endpoint {endpoint_id}")
+    return row["pending"]
+
+
+async def remove(db: Database, endpoint_id: str) -> None:
+    if await db.fetchval(Q.hooks_endpoint_delete, id=check_endpoint_id(endpoint_id)) is None:
+        raise HookError(f"no endpoint {endpoint_id}")
+
+
+async def get_endpoint(db: Database, endpoint_id: str) -> asyncpg.Record:
+    row = await db.fetchrow(Q.hooks_endpoint_get, id=check_endpoint_id(endpoint_id))
+    if row is None:
+        raise HookError(f"no endpoint {endpoint_id}")
+    return row
+
+
+async def recent_match(db: Database) -> dict[str, Any]:
+    """The most recently finished match, shaped as GET /v1/events/{id} shows it to a Live key."""
+    row = await db.fetchrow(Q.hooks_recent_match)
+    if row is None:
+        raise HookError("no finished match is held yet; load a world first")
+    return converter.unstructure(event_from_row(row, with_odds=True))
