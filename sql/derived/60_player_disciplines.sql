@@ -27,3 +27,6 @@ ALTER TABLE player_list ADD PRIMARY KEY (player_id);
 CREATE INDEX player_list_order ON player_list (matches DESC, player_id);
 CREATE INDEX player_list_country ON player_list (country, matches DESC, player_id);
 CREATE INDEX player_list_trgm ON player_list USING gin (folded gin_trgm_ops);
+-- Derived tables are built after the import's ANALYZE; fresh statistics keep plans on the indexes.
+ANALYZE player_discipline_totals;
+ANALYZE player_list;

@@ -17,3 +17,5 @@ SELECT DISTINCT ON (player_id, discipline) player_id, discipline, rank, week, pa
 FROM player_rankings
 ORDER BY player_id, discipline, rank, week;
 ALTER TABLE player_career_highs ADD PRIMARY KEY (player_id, discipline);
+ANALYZE player_rankings;  -- fresh statistics: built after the import's ANALYZE
+ANALYZE player_career_highs;

@@ -44,3 +44,5 @@ FROM (
 ) s
 GROUP BY s.player_id, s.discipline;
 ALTER TABLE player_number_ones ADD PRIMARY KEY (player_id, discipline);
+ANALYZE number_one_reigns;  -- fresh statistics: built after the import's ANALYZE
+ANALYZE player_number_ones;

@@ -40,3 +40,5 @@ WHERE NOT t.team AND m.status = 'finished' AND m.outcome <> 'walkover' AND m.rou
   AND (m.seed1 IS NULL) <> (m.seed2 IS NULL)
 GROUP BY t.year, m.discipline, m.round_code;
 CREATE INDEX seed_rounds_year ON seed_rounds (year, discipline);
+ANALYZE seed_stats;  -- fresh statistics: built after the import's ANALYZE
+ANALYZE seed_rounds;

@@ -25,3 +25,4 @@ SELECT p.year, p.discipline, count(*)::int AS matches,
 FROM played p JOIN games g ON g.id = p.id
 GROUP BY p.year, p.discipline;
 CREATE INDEX decider_stats_year ON decider_stats (year, discipline);
+ANALYZE decider_stats;  -- fresh statistics: built after the import's ANALYZE

@@ -17,6 +17,18 @@ FROM (
 GROUP BY s.player_id, s.year, s.discipline;
 CREATE INDEX record_finals_year ON record_finals (year, discipline);
 
+-- The same over every year, per player over all disciplines (scope ALL) and per discipline, so
+-- the unfiltered lists are index ranges.
+DROP TABLE IF EXISTS record_final_totals;
+CREATE TABLE record_final_totals AS
+SELECT scope, player_id, sum(finals)::int AS finals, sum(titles)::int AS titles,
+       min(year) AS finals_from, max(year) AS finals_to,
+       min(year) FILTER (WHERE titles > 0) AS titles_from, max(year) FILTER (WHERE titles > 0) AS titles_to
+FROM (SELECT 'ALL' AS scope, * FROM record_finals UNION ALL SELECT discipline, * FROM record_finals) f
+GROUP BY scope, player_id;
+CREATE INDEX record_final_totals_titles ON record_final_totals (scope, titles DESC);
+CREATE INDEX record_final_totals_finals ON record_final_totals (scope, finals DESC);
+
 -- Per completed match (outcome played): points over the whole match and the winner's margin.
 DROP TABLE IF EXISTS record_matches;
 CREATE TABLE record_matches AS
@@ -66,10 +78,21 @@ WHERE won
 GROUP BY scope, player_id, run, year;
 CREATE INDEX record_streak_years_scope ON record_streak_years (scope, year);
 
--- Whole streaks (every year), for the unfiltered list.
+CREATE INDEX record_streak_years_run ON record_streak_years (scope, player_id, run);
+
+-- Whole streaks (every year) with the years they span: the unfiltered list, and the candidates
+-- for a year range (a streak cut to a range is never longer than the whole streak).
 DROP TABLE IF EXISTS record_streaks;
 CREATE TABLE record_streaks AS
-SELECT scope, player_id, run, sum(wins)::int AS wins, min(first_day) AS first_day, max(last_day) AS last_day
+SELECT scope, player_id, run, sum(wins)::int AS wins, min(first_day) AS first_day, max(last_day) AS last_day,
+       min(year) AS first_year, max(year) AS last_year
 FROM record_streak_years
 GROUP BY scope, player_id, run;
 CREATE INDEX record_streaks_order ON record_streaks (scope, wins DESC, player_id);
+CREATE INDEX record_streaks_first ON record_streaks (scope, first_year, wins);  -- narrow year ranges
+-- Fresh statistics: these tables are built after the import's ANALYZE.
+ANALYZE record_finals;
+ANALYZE record_final_totals;
+ANALYZE record_matches;
+ANALYZE record_streak_years;
+ANALYZE record_streaks;

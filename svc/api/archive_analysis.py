@@ -184,8 +184,12 @@ async def records(call: Call) -> Answer:
     check_range(p)
     years = _years(p)
     if p.type in ("most_titles", "most_finals"):
-        rows = await call.db.fetch(Q.archb_record_finals, what="titles" if p.type == "most_titles" else "finals",
-                                   discipline=p.discipline, limit=p.limit, **years)
+        what = "titles" if p.type == "most_titles" else "finals"
+        if p.from_ is None and p.to is None:
+            rows = await call.db.fetch(Q.archb_record_finals_all, what=what, scope=p.discipline or "ALL", limit=p.limit)
+        else:
+            rows = await call.db.fetch(Q.archb_record_finals_range, what=what, discipline=p.discipline,
+                                       limit=p.limit, **years)
         data = [_player_row(dict(r)) for r in rows]
     elif p.type == "longest_win_streak":
         scope = p.discipline or "ALL"

@@ -1,17 +1,20 @@
 -- name: archb-ranking-list
 -- One page of the ranking list of :discipline in force on :day (the latest published on or
 -- before it), with its players and whether it is a full list; each row with the list's size.
-WITH list AS (
-    SELECT max(week) AS week FROM rankings WHERE discipline = :discipline AND week <= :day
+-- The page is chosen on the bare list first; players are looked up for that page only.
+WITH page AS (
+    SELECT r.week, r.rank, r.name, r.points, r.full_list, r.player1, r.player2, count(*) OVER () AS total
+    FROM rankings r
+    WHERE r.discipline = :discipline
+      AND r.week = (SELECT max(week) FROM rankings WHERE discipline = :discipline AND week <= :day)
+    ORDER BY r.rank, r.name
+    OFFSET :offset LIMIT :limit
 )
-SELECT r.week, r.rank, r.name, r.points, r.full_list, r.player1, r.player2,
-       p1.name AS name1, p1.country AS country1, p2.name AS name2, p2.country AS country2,
-       count(*) OVER () AS total
-FROM list JOIN rankings r ON r.discipline = :discipline AND r.week = list.week
-LEFT JOIN players p1 ON p1.id = r.player1
-LEFT JOIN players p2 ON p2.id = r.player2
-ORDER BY r.rank, r.name
-OFFSET :offset LIMIT :limit;
+SELECT page.*, p1.name AS name1, p1.country AS country1, p2.name AS name2, p2.country AS country2
+FROM page
+LEFT JOIN players p1 ON p1.id = page.player1
+LEFT JOIN players p2 ON p2.id = page.player2
+ORDER BY page.rank, page.name;
 
 -- name: archb-number-ones
 -- World number-one reigns since 1 October 2009, by discipline then first day, optionally of one

@@ -1,9 +1,24 @@
 -- Record lists keep every entry tied with the last place asked for (FETCH ... WITH TIES), so
 -- `place` is the standard competition rank and never exceeds :limit.
 
--- name: archb-record-finals
+-- name: archb-record-finals-all
+-- Players by finals reached (:what = finals) or won (:what = titles) over every year (:scope ALL
+-- or one discipline), most first: the first :limit places with the first and last year counted.
+WITH top AS (
+    SELECT player_id, CASE WHEN :what = 'titles' THEN titles ELSE finals END AS value,
+           CASE WHEN :what = 'titles' THEN titles_from ELSE finals_from END AS first_year,
+           CASE WHEN :what = 'titles' THEN titles_to ELSE finals_to END AS last_year
+    FROM record_final_totals
+    WHERE scope = :scope AND CASE WHEN :what = 'titles' THEN titles ELSE finals END > 0
+    ORDER BY 2 DESC FETCH FIRST (:limit) ROWS WITH TIES
+)
+SELECT rank() OVER (ORDER BY t.value DESC) AS place, t.value, t.first_year, t.last_year, p.id, p.name, p.country
+FROM top t JOIN players p ON p.id = t.player_id
+ORDER BY place, p.name, p.id;
+
+-- name: archb-record-finals-range
 -- Players by finals reached (:what = finals) or won (:what = titles) in the years and discipline
--- asked, most first: the first :limit places with the players and first and last year counted.
+-- asked, most first: the first :limit places with the first and last year counted.
 WITH counted AS (
     SELECT player_id, sum(CASE WHEN :what = 'titles' THEN titles ELSE finals END)::int AS value,
            min(year) FILTER (WHERE CASE WHEN :what = 'titles' THEN titles ELSE finals END > 0) AS first_year,
@@ -31,12 +46,22 @@ ORDER BY place, t.first_day, p.id;
 
 -- name: archb-record-streaks-range
 -- The longest winning streaks counted inside the years asked (a streak crossing the range's edge
--- counts only its wins inside it): the first :limit places.
-WITH cut AS (
-    SELECT player_id, run, sum(wins)::int AS wins, min(first_day) AS first_day, max(last_day) AS last_day
-    FROM record_streak_years
-    WHERE scope = :scope AND year BETWEEN coalesce(:from_year::int, 0) AND coalesce(:to_year::int, 9999)
-    GROUP BY player_id, run
+-- counts only its wins inside it): the first :limit places. A cut streak is never longer than
+-- the whole one, so only streaks at least as long as the :limit-th longest streak lying wholly
+-- inside the range can place; only those are cut.
+WITH bounds AS (
+    SELECT coalesce(:from_year::int, 0) AS lo, coalesce(:to_year::int, 9999) AS hi
+), floor AS (
+    SELECT coalesce((SELECT s.wins FROM record_streaks s, bounds b
+                     WHERE s.scope = :scope AND s.first_year >= b.lo AND s.last_year <= b.hi
+                     ORDER BY s.wins DESC OFFSET (:limit - 1) LIMIT 1), 1) AS wins
+), cut AS (
+    SELECT s.player_id, s.run, sum(y.wins)::int AS wins, min(y.first_day) AS first_day, max(y.last_day) AS last_day
+    FROM record_streaks s CROSS JOIN bounds b CROSS JOIN floor f
+    JOIN record_streak_years y ON y.scope = s.scope AND y.player_id = s.player_id AND y.run = s.run
+                               AND y.year BETWEEN b.lo AND b.hi
+    WHERE s.scope = :scope AND s.wins >= f.wins AND s.first_year <= b.hi AND s.last_year >= b.lo
+    GROUP BY s.player_id, s.run
 ), top AS (
     SELECT * FROM cut ORDER BY wins DESC FETCH FIRST (:limit) ROWS WITH TIES
 )
