@@ -25,6 +25,7 @@ import math
 import random
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -497,7 +498,9 @@ class Event:
         return m
 
     def play(self, m: Match, day_index: int) -> Match:
-        """Decide the match (unless it lies in the current week's future, decided later)."""
+        """Decide the match: walkover, retirement or a played result (rally by rally when the
+        match is recent enough to carry rallies). The current week's split into finished,
+        live and scheduled comes later (split_current) and hides what lies after now."""
         ed = self.ed
         year = ed.play_year
         m.day_index = day_index
@@ -947,9 +950,9 @@ class Generator:
             w.row("matches", m.row())
             self.n_matches += 1
             if odds_ok and m.outcome != "walkover":
-                w.rows("odds", odds_rows(self.odds_rng, m))
+                w.plain_rows("odds", odds_rows(self.odds_rng, m))
             if m.rallies and m.outcome != "walkover":
-                w.rows("rallies", ((m.id, r.game, r.rally, r.server, r.winner, r.score1, r.score2) for r in m.rallies))
+                w.plain_rows("rallies", ((m.id, r.game, r.rally, r.server, r.winner, r.score1, r.score2) for r in m.rallies))
             if ed.state == "past" and m.outcome == "played" and len(self.finished_for_corrections) < 5000:
                 if sub_rng(self.seed, "corr?", m.id).random() < 0.05:
                     self.finished_for_corrections.append(m)
@@ -1250,8 +1253,13 @@ class TeamEvent:
 
 
 def game_chance(point_p1: float, rules: engine.Rules) -> float:
-    cum, scores = engine._outcomes(rules, min(engine._BUCKETS - 1, max(1, round(point_p1 * engine._BUCKETS))),
-                                   engine.SET_CHANCE)
+    return _game_chance(rules, min(engine._BUCKETS - 1, max(1, round(point_p1 * engine._BUCKETS))))
+
+
+@lru_cache(maxsize=4096)
+def _game_chance(rules: engine.Rules, bucket: int) -> float:
+    """Side 1's chance to win a game, from the engine's exact score distribution."""
+    cum, scores = engine._outcomes(rules, bucket, engine.SET_CHANCE)
     prev = 0.0
     total = 0.0
     for c, (a, b) in zip(cum, scores):
