@@ -22,6 +22,7 @@ import socket
 from typing import Any, Callable
 
 import attrs
+import orjson
 import trio
 
 from svc.clock import Clock
@@ -149,7 +150,10 @@ class Scheduler:
             result = SendResult(None, "the event is no longer held", 0.0)
             state: schedule.Outcome = "ended"
         else:
-            raw = signing.body(item.event_id, item.type, item.created_at, item.payload)
+            data = item.payload
+            if isinstance(data, str):  # a payload written as a JSON string (text bound to ::jsonb): the object inside
+                data = orjson.loads(data)
+            raw = signing.body(item.event_id, item.type, item.created_at, data)
             t = int(self.clock.timestamp())
             headers = signing.headers(item.event_id, item.type, item.secret, t, raw)
             result = await post(item.url, headers, raw, policy=self.policy, resolver=self.resolver,

@@ -1,0 +1,154 @@
+"""`python -m svc hooks ...`: add (id and whsec_ secret once), list, resume, remove, test;
+refusals exit 2 with a message naming the problem."""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+import pytest
+
+from conftest import make_key, sql
+from svc.__main__ import main
+
+PUBLIC_URL = "https://93.184.216.34/webhooks"  # a public address literal: no DNS needed
+
+
+@pytest.fixture
+def env(db_url, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    monkeypatch.delenv("SVC_HOOKS_ALLOW_LOCAL", raising=False)
+    monkeypatch.delenv("SVC_SMTP_URL", raising=False)
+    return db_url
+
+
+def run(capsys, *argv):
+    code = main(["hooks", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_add_prints_id_and_secret_once_and_list_never_shows_it(env, capsys):
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "live", account=account)
+    code, out, err = run(capsys, "add", "--account", account, "--url", PUBLIC_URL,
+                         "--events", "match.started,match.finished")
+    assert code == 0, err
+    endpoint_id, secret = out.split()
+    assert endpoint_id.startswith("whe_") and secret.startswith("whsec_") and len(secret) > 30
+    assert "shown only now" in err
+    stored = sql(env, "SELECT account, url, events, secret, state FROM webhook_endpoints WHERE id = $1", endpoint_id)[0]
+    assert (stored["account"], stored["url"], stored["events"], stored["secret"], stored["state"]) == \
+        (account, PUBLIC_URL, ["match.started", "match.finished"], secret, "active")
+    code, out, _ = run(capsys, "list", "--account", account)
+    assert code == 0 and endpoint_id in out and "active" in out and "never" in out and secret not in out
+
+
+def test_eleventh_endpoint_is_refused(env, capsys):
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "live", account=account)
+    for i in range(10):
+        assert run(capsys, "add", "--account", account, "--url", f"{PUBLIC_URL}/{i}", "--events", "match.finished")[0] == 0
+    code, out, err = run(capsys, "add", "--account", account, "--url", PUBLIC_URL, "--events", "match.finished")
+    assert code == 2 and out == "" and "10" in err and "remove" in err
+    assert sql(env, "SELECT count(*) FROM webhook_endpoints WHERE account = $1", account)[0][0] == 10
+
+
+@pytest.mark.parametrize("url,why", [
+    ("http://93.184.216.34/x", "https"), ("https://93.184.216.34:8443/x", "port 443"),
+    ("https://127.1/x", "loopback"), ("https://0177.0.0.1/x", "loopback"), ("https://2130706433/x", "loopback"),
+    ("https://0x7f000001/x", "loopback"), ("https://localhost/x", "loopback"), ("https://10.0.0.1/x", "private"),
+    ("https://[::ffff:127.0.0.1]/x", "IPv4-mapped"), ("https://100.64.0.1/x", "carrier-grade NAT"),
+])
+def test_refused_urls_exit_2_naming_the_reason(env, capsys, url, why):
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "live", account=account)
+    code, out, err = run(capsys, "add", "--account", account, "--url", url, "--events", "match.finished")
+    assert code == 2 and out == "" and why in err
+    assert sql(env, "SELECT count(*) FROM webhook_endpoints WHERE account = $1", account)[0][0] == 0
+
+
+def test_bad_events_account_and_plan_are_refused(env, capsys):
+    free = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "free", account=free)
+    code, _, err = run(capsys, "add", "--account", free, "--url", PUBLIC_URL, "--events", "match.finished")
+    assert code == 2 and "Live plan" in err
+    code, _, err = run(capsys, "add", "--account", "nobody-" + secrets.token_hex(3), "--url", PUBLIC_URL,
+                       "--events", "match.finished")
+    assert code == 2 and "no account" in err
+    code, _, err = run(capsys, "add", "--account", free, "--url", PUBLIC_URL, "--events", "match.paused")
+    assert code == 2 and "match.paused" in err
+
+
+def test_resume_and_remove(env, capsys):
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "live", account=account)
+    endpoint_id = run(capsys, "add", "--account", account, "--url", PUBLIC_URL, "--events", "match.finished")[1].split()[0]
+    sql(env, "UPDATE webhook_endpoints SET state = 'paused', failures_in_row = 20 WHERE id = $1", endpoint_id)
+    code, out, _ = run(capsys, "resume", endpoint_id)
+    assert code == 0 and "active" in out
+    row = sql(env, "SELECT state, failures_in_row FROM webhook_endpoints WHERE id = $1", endpoint_id)[0]
+    assert (row["state"], row["failures_in_row"]) == ("active", 0)
+    assert run(capsys, "remove", endpoint_id)[0] == 0
+    assert sql(env, "SELECT count(*) FROM webhook_endpoints WHERE id = $1", endpoint_id)[0][0] == 0
+    for command in ("resume", "remove", "test"):
+        code, _, err = run(capsys, command, endpoint_id)
+        assert code == 2 and "no endpoint" in err
+        code, _, err = run(capsys, command, "whe_nope")
+        assert code == 2 and "not an endpoint id" in err
+
+
+async def test_test_action_sends_a_recent_match_signed_with_test_true(db_url, mock_clock):
+    """The Test action through the same sender: the receiver verifies it like any delivery."""
+    import trio
+
+    from conftest import NOON
+    from svc.clock import Clock
+    from svc.db import Database
+    from svc_hooks import store
+    from svc_hooks.addresses import Policy
+    from svc_hooks.test_action import send_test
+    from svc_hooks.testing import Receiver
+
+    clock = Clock(start=NOON)
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(db_url, "live", account=account)
+    db = Database(db_url, pool_size=2)
+    await db.open()
+    receiver = Receiver("", clock.timestamp)
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(receiver.serve)
+            policy = Policy(allow_local=True)
+            endpoint_id, receiver.secret = await store.add_endpoint(
+                db, account=account, url=receiver.url, events=["match.started"], now=clock.now(), policy=policy)
+            result = await send_test(db, clock, endpoint_id, policy=policy)
+            nursery.cancel_scope.cancel()
+    finally:
+        await db.close()
+    assert result.status == 200
+    (got,) = receiver.received
+    assert got.verdict == "ok" and got.body["test"] is True and got.body["id"].startswith("evt_")
+    latest = sql(db_url, "SELECT event_id FROM event_rows WHERE status = 'finished' AND end_at IS NOT NULL "
+                         "ORDER BY end_at DESC, event_id LIMIT 1")[0][0]
+    assert got.body["data"]["id"] == latest and got.body["data"]["status"] == "finished"
+    assert sql(db_url, "SELECT count(*) FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id "
+                       "WHERE e.id = $1", endpoint_id)[0][0] == 0  # a test is not a delivery to retry
+
+
+def test_openapi_webhooks_section_is_valid_and_matches_the_schedule():
+    from openapi_spec_validator import validate
+
+    from svc.openapi import build
+    from svc_hooks.openapi import webhooks
+    from svc_hooks.schedule import MAX_TRIES
+
+    spec = build()
+    spec["webhooks"] = webhooks(spec["components"]["schemas"])
+    validate(spec)
+    assert set(spec["webhooks"]) == {"match.started", "match.finished", "result.corrected"}
+    post = spec["webhooks"]["match.finished"]["post"]
+    assert post["x-retry-schedule-seconds"] == [0, 300, 1800, 7200, 21600, 43200, 86400, 86400]
+    assert len(post["x-retry-schedule-seconds"]) == MAX_TRIES
+    assert {p["name"] for p in post["parameters"]} == {"X-Svc-Event", "X-Svc-Delivery", "X-Svc-Signature"}
+    assert "Event" in spec["components"]["schemas"]
