@@ -45,6 +45,10 @@ async def fan_out(db: Database, now: dt.datetime) -> int:
             return 0
         seqs = [r["seq"] for r in await sqlrun.fetch(conn, Q.hooks_fanout_seqs, after=cursor["last_seq"], limit=BATCH)]
         if not seqs:
+            # The outbox was emptied and its seq restarted below the cursor: start again from there.
+            newest = await sqlrun.fetchval(conn, Q.hooks_fanout_newest)
+            if newest < cursor["last_seq"]:
+                await sqlrun.execute(conn, Q.hooks_fanout_advance, last_seq=newest, gap_since=None)
             return 0
         made = await sqlrun.fetchval(conn, Q.hooks_fanout_insert, after=cursor["last_seq"], upto=seqs[-1], now=now)
         last_seq, gap_since = advance(cursor["last_seq"], seqs, cursor["gap_since"], now)

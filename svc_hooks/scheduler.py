@@ -90,6 +90,10 @@ class Scheduler:
                 except DatabaseUnavailable as exc:
                     log.warning("webhooks: database unavailable (%s); trying again in %g s", exc, DB_RETRY_S)
                     wait = DB_RETRY_S
+                except Exception:
+                    # Never take the worker (the app's nursery) down with us: log, wait, go on.
+                    log.exception("webhooks: scheduler round failed; trying again in %g s", DB_RETRY_S)
+                    wait = DB_RETRY_S
                 await self._sleep(wait)
 
     async def _round(self, nursery: trio.Nursery) -> float:

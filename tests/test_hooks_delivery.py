@@ -362,3 +362,38 @@ async def test_component_starts_in_the_app_and_is_reachable(db_url):
         assert isinstance(scheduler, Scheduler)
         await scheduler.settled()  # started, looked for work, and sleeps until the next poll
         scope.cancel()
+
+
+async def test_a_payload_stored_as_json_text_is_sent_as_the_object(db, db_url, live_account, clock, mock_clock):
+    """A writer binding JSON text to a jsonb parameter stores a JSON string; data is still the match."""
+    receiver = Receiver("", clock.timestamp)
+    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    async with running(receiver, scheduler):
+        _, receiver.secret = await add(db, live_account, receiver.url, clock)
+        row = sql(db_url, "SELECT * FROM event_rows WHERE status = 'finished' ORDER BY match_id LIMIT 1")[0]
+        payload = converter.unstructure(event_from_row(row, with_odds=True))
+        event_id = "evt_" + secrets.token_hex(8)
+        sql(db_url, "INSERT INTO match_events (id, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, $5::jsonb)",
+            event_id, "match.finished", row["match_id"], clock.now(), json.dumps(payload))
+        scheduler.wake()
+        await receiver.wait_for(1)
+        await scheduler.settled()
+    assert receiver.received[0].body["data"] == payload
+
+
+async def test_the_scheduler_outlives_a_database_outage(db, db_url, live_account, clock, mock_clock, caplog):
+    receiver = Receiver("", clock.timestamp)
+    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    async with running(receiver, scheduler):
+        _, receiver.secret = await add(db, live_account, receiver.url, clock)
+        await scheduler.settled()
+        await db.close()  # every statement now fails as DatabaseUnavailable
+        scheduler.wake()
+        await scheduler.settled()
+        assert any("database unavailable" in r.getMessage() for r in caplog.records)
+        await db.open()
+        event_id = insert_event(db_url, "match.finished", clock)
+        await step(scheduler, mock_clock)  # the retry after DB_RETRY_S finds the new event
+        await receiver.wait_for(1)
+        await scheduler.settled()
+    assert receiver.accepted[0].body["id"] == event_id

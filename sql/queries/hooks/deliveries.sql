@@ -6,6 +6,10 @@ SELECT last_seq, gap_since FROM webhook_fanout WHERE id = 1 FOR UPDATE SKIP LOCK
 -- The seq of up to :limit events after the cursor, in order.
 SELECT seq FROM match_events WHERE seq > :after ORDER BY seq LIMIT :limit;
 
+-- name: hooks-fanout-newest
+-- The highest seq in the outbox, 0 when it is empty.
+SELECT coalesce(max(seq), 0) FROM match_events;
+
 -- name: hooks-fanout-insert
 -- One pending delivery, due at once, per event with seq in (:after, :upto] and per active
 -- endpoint subscribed to its type that existed before it; the number made (repeats skipped).
