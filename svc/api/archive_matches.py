@@ -36,10 +36,18 @@ class MatchesParams(Paging):
                       "`series` answers 422. `odds` is filled for Odds keys and above.")
 async def matches(call: Call) -> Page:
     p = call.p
-    fast_total = p.player is None and p.tournament is None and p.series is None and p.year is None
-    rows = await call.db.fetch(Q.archive_matches, player=p.player, tournament=p.tournament, series=p.series,
-                               year=p.year, discipline=p.discipline, round=p.round, with_odds=p.with_odds,
-                               fast_total=fast_total, offset=call.offset, limit=call.limit)
+    scoped = p.tournament is not None or p.series is not None or p.year is not None
+    # The editions asked for become a list of ids first: matched through the matches_tournament
+    # index, where an OR-ed subquery would be checked against every match (~40 ms at demo scale).
+    tids = None
+    if p.series is not None or p.year is not None:
+        tids = list(await call.db.fetchval(Q.archive_match_editions, tournament=p.tournament, series=p.series,
+                                           year=p.year))
+    elif p.tournament is not None:
+        tids = [p.tournament]
+    fast_total = p.player is None and not scoped
+    rows = await call.db.fetch(Q.archive_matches, player=p.player, tids=tids, discipline=p.discipline, round=p.round,
+                               with_odds=p.with_odds, fast_total=fast_total, offset=call.offset, limit=call.limit)
     if not rows:
         if p.player and not await call.db.fetchval(Q.archive_player_exists, id=p.player):
             raise invalid(f"parameter `player`: no player with id {p.player}")

@@ -1,22 +1,21 @@
 -- name: archive-matches
 -- Draw matches newest first (latest day first; the same day by id; the few without a day last),
--- filtered by player (either side), edition, series, edition year, discipline, round and
--- with_odds (finished with match-winner prices); one page with the size of the whole list.
+-- filtered by player (either side), editions :tids (NULL = any; the edition, series and year
+-- filters resolved by archive-match-editions), discipline, round and with_odds (finished with
+-- match-winner prices); one page with the size of the whole list.
 -- :fast_total (only discipline, round and with_odds given) takes the size from match_counts for
 -- matches before the cutoff and counts the rest live; otherwise the list is counted live.
 WITH filtered AS NOT MATERIALIZED (
     SELECT m.id, m.day
     FROM matches m
     WHERE (:player::text IS NULL OR m.side1 @> ARRAY[:player] OR m.side2 @> ARRAY[:player])
-      AND (:tournament::text IS NULL OR m.tournament_id = :tournament)
-      AND (:series::text IS NULL AND :year::int IS NULL
-           OR m.tournament_id IN (SELECT t.id FROM tournaments t
-                                  WHERE (:series::text IS NULL OR t.series = :series)
-                                    AND (:year::int IS NULL OR t.year = :year)))
+      AND (:tids::text[] IS NULL OR m.tournament_id = ANY (:tids))
       AND (:discipline::text IS NULL OR m.discipline = :discipline)
       AND (:round::text IS NULL OR m.round_code = :round)
+      -- A scalar subquery (not EXISTS) so the check is one index probe per candidate row: under
+      -- the OR, EXISTS becomes a hashed subplan over every price (~50 ms at demo scale).
       AND (NOT :with_odds::bool OR m.status = 'finished'
-           AND EXISTS (SELECT 1 FROM odds o WHERE o.match_id = m.id AND o.market = 'winner'))
+           AND (SELECT true FROM odds o WHERE o.match_id = m.id AND o.market = 'winner' LIMIT 1))
 ), page AS (
     SELECT f.id, f.day FROM filtered f
     ORDER BY f.day DESC NULLS LAST, f.id DESC
@@ -35,6 +34,15 @@ FROM page
 JOIN event_rows e ON e.match_id = page.id
 CROSS JOIN total
 ORDER BY page.day DESC NULLS LAST, page.id DESC;
+
+-- name: archive-match-editions
+-- Ids of the editions a /v1/matches request covers: :tournament (when given) within :series and
+-- :year (when given).
+SELECT coalesce(array_agg(t.id), '{}') AS ids
+FROM tournaments t
+WHERE (:tournament::text IS NULL OR t.id = :tournament)
+  AND (:series::text IS NULL OR t.series = :series)
+  AND (:year::int IS NULL OR t.year = :year);
 
 -- name: archive-match
 -- One draw match with its players and match-winner prices; no row for an unknown id.
