@@ -47,9 +47,9 @@ CREATE INDEX record_matches_year ON record_matches (year, discipline);
 -- touches, so a year range can cut a streak to the wins inside it.
 DROP TABLE IF EXISTS record_streak_years;
 CREATE TABLE record_streak_years AS
-WITH played AS (
+WITH played AS MATERIALIZED (  -- each player's matches numbered once in playing order
     SELECT s.player_id, s.discipline, s.won, s.year, s.day,
-           (s.day, s.start_date, s.round_no, s.match_id) AS ord
+           row_number() OVER (PARTITION BY s.player_id ORDER BY s.day, s.start_date, s.round_no, s.match_id) AS n
     FROM (
         SELECT unnest(m.side1) AS player_id, m.discipline, m.winner = 1 AS won, t.year, m.id AS match_id,
                coalesce(m.day, t.start_date, make_date(t.year, 1, 1)) AS day, t.start_date,
@@ -63,19 +63,18 @@ WITH played AS (
         FROM matches m JOIN tournaments t ON t.id = m.tournament_id
         WHERE m.status = 'finished' AND m.outcome <> 'walkover'
     ) s
-), scoped AS (
-    SELECT player_id, 'ALL' AS scope, won, year, day, ord FROM played
-    UNION ALL
-    SELECT player_id, discipline, won, year, day, ord FROM played
-), runs AS (
-    SELECT *, row_number() OVER (PARTITION BY scope, player_id ORDER BY ord)
-              - row_number() OVER (PARTITION BY scope, player_id, won ORDER BY ord) AS run
-    FROM scoped
 )
-SELECT scope, player_id, run, year, count(*)::int AS wins, min(day) AS first_day, max(day) AS last_day
-FROM runs
+-- gaps and islands: within a run of wins, position minus position among wins is constant
+SELECT 'ALL'::text AS scope, player_id, run, year, count(*)::int AS wins, min(day) AS first_day, max(day) AS last_day
+FROM (SELECT *, n - row_number() OVER (PARTITION BY player_id, won ORDER BY n) AS run FROM played) r
 WHERE won
-GROUP BY scope, player_id, run, year;
+GROUP BY player_id, run, year
+UNION ALL
+SELECT discipline, player_id, run, year, count(*)::int, min(day), max(day)
+FROM (SELECT *, row_number() OVER (PARTITION BY player_id, discipline ORDER BY n)
+                - row_number() OVER (PARTITION BY player_id, discipline, won ORDER BY n) AS run FROM played) r
+WHERE won
+GROUP BY discipline, player_id, run, year;
 CREATE INDEX record_streak_years_scope ON record_streak_years (scope, year);
 
 CREATE INDEX record_streak_years_run ON record_streak_years (scope, player_id, run);
