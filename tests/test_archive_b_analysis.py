@@ -127,6 +127,10 @@ async def test_most_titles_and_finals_from_the_finals(client, key, db_url):
         assert all(x["value"] == by_player[x["player"]["id"]] for x in rows)
         assert rows[0]["value"] == max(by_player.values())
         assert all(x["match"] is None and x["first_year"] <= x["last_year"] for x in rows)
+        # the same finals each player's titles list shows
+        for x in rows[:3]:
+            titles = (await client.get(f"/v1/players/{x['player']['id']}/titles", key)).json_body
+            assert titles["meta"][field] == x["value"], (kind, x)
 
 
 async def test_widest_margin_and_most_points_from_the_scores(client, key, db_url):

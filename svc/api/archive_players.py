@@ -41,7 +41,6 @@ class PlayerItem:
 
 @attrs.frozen
 class DisciplineFigures:
-    discipline: Discipline
     matches: int
     wins: int
     first_year: int
@@ -68,7 +67,6 @@ class CareerHigh:
 
 @attrs.frozen
 class NumberOneSpell:
-    discipline: Discipline
     weeks: int = attrs.field(metadata=doc("weekly lists that put the player first"))
     reigns: int = attrs.field(metadata=doc("unbroken runs at number one (as in /v1/rankings/number-ones)"))
     first: dt.date = attrs.field(metadata=doc("first day at number one (from 1 October 2009)"))
@@ -82,7 +80,8 @@ class NumberOne:
     weeks: int = attrs.field(metadata=doc("total weeks over every discipline"))
     reigns: int
     current: bool = attrs.field(metadata=doc("number one on the latest list in some discipline"))
-    by_discipline: list[NumberOneSpell]
+    by_discipline: dict[str, NumberOneSpell] = attrs.field(metadata=doc("keyed by discipline (MS, WS, MD, WD, XD), "
+                                                                        "only those where the player was first"))
 
 
 @attrs.frozen
@@ -96,7 +95,8 @@ class PlayerProfile:
     last_year: int | None
     matches: int = attrs.field(metadata=doc("draw matches played (walkovers not counted)"))
     wins: int
-    by_discipline: list[DisciplineFigures] = attrs.field(metadata=doc("the same figures per discipline played"))
+    by_discipline: dict[str, DisciplineFigures] = attrs.field(metadata=doc("the same figures keyed by discipline "
+                                                                        "(MS, WS, MD, WD, XD), disciplines played only"))
     career_high: CareerHigh | None = attrs.field(metadata=doc("null when the player was never on a ranking list held"))
     number_one: NumberOne | None = attrs.field(metadata=doc("null for a player who never was"))
     born: dt.date | None
@@ -143,12 +143,12 @@ def career_high(highs: list[dict[str, Any]]) -> CareerHigh | None:
 def number_one(spells: list[dict[str, Any]]) -> NumberOne | None:
     if not spells:
         return None
-    by = [NumberOneSpell(discipline=s["discipline"], weeks=s["weeks"], reigns=s["reigns"],
-                         first=dt.date.fromisoformat(s["first"]),
-                         last=dt.date.fromisoformat(s["last"]) if s["last"] else None, current=s["current"])
-          for s in spells]
-    return NumberOne(weeks=sum(s.weeks for s in by), reigns=sum(s.reigns for s in by),
-                     current=any(s.current for s in by), by_discipline=by)
+    by = {s["discipline"]: NumberOneSpell(weeks=s["weeks"], reigns=s["reigns"], first=dt.date.fromisoformat(s["first"]),
+                                          last=dt.date.fromisoformat(s["last"]) if s["last"] else None,
+                                          current=s["current"])
+          for s in spells}
+    return NumberOne(weeks=sum(s.weeks for s in by.values()), reigns=sum(s.reigns for s in by.values()),
+                     current=any(s.current for s in by.values()), by_discipline=by)
 
 
 def like_fragment(q: str) -> str:
@@ -191,7 +191,7 @@ async def player(call: Call) -> Answer:
     r = await call.db.fetchrow(Q.archb_player_profile, id=call.p.id)
     if r is None:
         raise not_found(f"no player with id {call.p.id}")
-    by = [DisciplineFigures(**d) for d in _json(r["by_discipline"])]
+    by = {d.pop("discipline"): DisciplineFigures(**d) for d in _json(r["by_discipline"])}
     return Answer(PlayerProfile(
         id=r["id"], name=r["name"], slug=r["slug"], country=r["country"], gender=r["gender"],
         first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"], wins=r["wins"],
