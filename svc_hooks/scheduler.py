@@ -19,7 +19,7 @@ import logging
 import os
 import secrets
 import socket
-from typing import Any, Callable
+from typing import Any
 
 import attrs
 import orjson
@@ -61,8 +61,7 @@ class Claimed:
 class Scheduler:
     def __init__(self, db: Database, clock: Clock, *, policy: Policy | None = None, mailer: Mailer | None = None,
                  resolver: Resolver = resolve, concurrency: int = SEND_CONCURRENCY, lease_s: float = LEASE_S,
-                 poll_s: float = POLL_S, answer_within_s: float = ANSWER_WITHIN_S, worker: str | None = None,
-                 on_try: Callable[[Claimed, SendResult, str], None] | None = None) -> None:
+                 poll_s: float = POLL_S, answer_within_s: float = ANSWER_WITHIN_S, worker: str | None = None) -> None:
         self.db, self.clock = db, clock
         self.policy = policy or Policy.from_env()
         self.mailer = mailer
@@ -70,8 +69,8 @@ class Scheduler:
         self.concurrency, self.lease_s, self.poll_s = concurrency, lease_s, poll_s
         self.answer_within_s = answer_within_s
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        self.on_try = on_try
-        self._busy = 0  # send and notice tasks running
+        self.limiter = trio.CapacityLimiter(concurrency)  # one token per send in flight
+        self._busy = 0  # send tasks running (with their notices)
         self._asleep_until: float | None = None  # Trio time the loop sleeps until, None while working
         self._wake = trio.Event()
         self._changed = trio.Event()
@@ -99,14 +98,18 @@ class Scheduler:
     async def _round(self, nursery: trio.Nursery) -> float:
         now = self.clock.now()
         await fan_out(self.db, now)
-        free = self.concurrency - self._busy
+        # Claim no more than can be sent at once: a claimed delivery waiting for a slot
+        # would burn its lease.
+        free = int(self.limiter.available_tokens)
         if free > 0:
             claim = self._claim_token()
             rows = await self.db.fetch(Q.hooks_claim, now=now + CLAIM_SLACK, limit=free, claim=claim,
                                        lease_until=now + dt.timedelta(seconds=self.lease_s))
             for row in rows:
+                item = Claimed(claim=claim, **dict(row))
+                self.limiter.acquire_on_behalf_of_nowait((item.claim, item.id))
                 self._busy += 1
-                nursery.start_soon(self._deliver, Claimed(claim=claim, **dict(row)))
+                nursery.start_soon(self._deliver, item)
             if len(rows) == free:
                 return self.poll_s  # a finishing send wakes the loop for the rest
         due = await self.db.fetchval(Q.hooks_next_due)
@@ -142,6 +145,7 @@ class Scheduler:
         except Exception:
             log.exception("webhooks: delivery %s failed unexpectedly; it is retried after its lease", item.id)
         finally:
+            self.limiter.release_on_behalf_of((item.claim, item.id))
             self._busy -= 1
             # A slot is free and this delivery's next try (if any) may be the earliest:
             # the loop looks again (several completions make one round).
@@ -166,8 +170,6 @@ class Scheduler:
         now = self.clock.now()
         next_at = schedule.next_try_at(now, try_no) if state == "retry" else None
         after = await self.db.transaction(lambda conn: _record(conn, item, try_no, result, state, now, next_at))
-        if self.on_try is not None:
-            self.on_try(item, result, state)
         if after is not None and after["was"] == "active" and after["state"] == "paused":
             log.warning("webhook endpoint %s paused after %d failed tries in a row", item.endpoint_id,
                         after["failures_in_row"])
