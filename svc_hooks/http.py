@@ -59,7 +59,7 @@ def _tls() -> ssl.SSLContext:
     return _ssl_context
 
 
-async def _connect(target: Target, policy: Policy, resolver: Resolver) -> trio.abc.Stream:
+async def _connect(target: Target, policy: Policy, resolver: Resolver, tls: ssl.SSLContext) -> trio.abc.Stream:
     if target.literal is not None:
         addresses = policy.check_addresses([target.literal])
     else:
@@ -77,7 +77,7 @@ async def _connect(target: Target, policy: Policy, resolver: Resolver) -> trio.a
             continue
         if target.scheme != "https":
             return tcp
-        stream = trio.SSLStream(tcp, _tls(), server_hostname=target.host, https_compatible=True)
+        stream = trio.SSLStream(tcp, tls, server_hostname=target.host, https_compatible=True)
         try:
             await stream.do_handshake()
         except BaseException:
@@ -106,8 +106,10 @@ async def _exchange(stream: trio.abc.Stream, target: Target, headers: list[tuple
 
 
 async def post(url: str, headers: list[tuple[str, str]], raw: bytes, *, policy: Policy,
-               resolver: Resolver = resolve, timeout_s: float = ANSWER_WITHIN_S) -> SendResult:
-    """POST raw to url; the status, or why there is none. Never raises but for cancellation."""
+               resolver: Resolver = resolve, timeout_s: float = ANSWER_WITHIN_S,
+               tls: ssl.SSLContext | None = None) -> SendResult:
+    """POST raw to url; the status, or why there is none. Never raises but for cancellation.
+    `tls` replaces the system's trust store (tests trust their own certificate authority)."""
     started = trio.current_time()
 
     def done(status: int | None, error: str | None) -> SendResult:
@@ -116,7 +118,7 @@ async def post(url: str, headers: list[tuple[str, str]], raw: bytes, *, policy: 
     try:
         target = policy.check_url(url)
         with trio.fail_after(timeout_s):
-            stream = await _connect(target, policy, resolver)
+            stream = await _connect(target, policy, resolver, tls or _tls())
             try:
                 status = await _exchange(stream, target, headers, raw)
             finally:

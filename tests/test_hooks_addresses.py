@@ -155,3 +155,51 @@ async def test_redirects_are_answers_not_followed():
 async def test_strict_policy_refuses_loopback_at_send_time_even_if_stored():
     result = await post("https://127.0.0.1/hook", [], b"{}", policy=STRICT)
     assert result.status is None and "loopback" in result.error
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    """A self-signed certificate for hooks.test, made with the openssl command."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("openssl"):
+        pytest.skip("no openssl command to make a test certificate")
+    where = tmp_path_factory.mktemp("tls")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=hooks.test",
+                    "-addext", "subjectAltName=DNS:hooks.test", "-keyout", str(where / "key.pem"),
+                    "-out", str(where / "cert.pem")], check=True, capture_output=True)
+    return where / "cert.pem", where / "key.pem"
+
+
+@pytest.mark.parametrize("name,verified", [("hooks.test", True), ("other.test", False)])
+async def test_tls_uses_the_original_host_name_on_the_vetted_address(certificate, name, verified):
+    """Connected to 127.0.0.1 (the resolved address), TLS still names and verifies the URL's host."""
+    import ssl
+
+    cert, key = certificate
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(cert, key)
+    names = []
+    server_ctx.sni_callback = lambda sock, server_name, ctx: names.append(server_name)
+    client_ctx = ssl.create_default_context(cafile=str(cert))
+
+    async def handler(stream):
+        try:
+            await stream.receive_some(4096)
+            await stream.send_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+        except trio.BrokenResourceError:
+            pass
+        await trio.aclose_forcefully(stream)
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_ssl_over_tcp, handler, 0, server_ctx, host="127.0.0.1"))
+        port = listeners[0].transport_listener.socket.getsockname()[1]
+        result = await post(f"https://{name}:{port}/hook", [], b"{}", policy=LOCAL, resolver=_resolver("127.0.0.1"),
+                            tls=client_ctx)
+        nursery.cancel_scope.cancel()
+    assert names == [name]  # SNI carries the original name, not the address
+    if verified:
+        assert result.status == 200, result
+    else:
+        assert result.status is None and "connection failed" in result.error  # the certificate is not for this name
