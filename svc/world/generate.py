@@ -99,7 +99,7 @@ SCALES = {
     "demo": Scale("demo", None, None, draw_cap=64, draw_div=2, cohort=36, para_cohort=8, current_week=4,
                   ranking_top=25, odds_tiers_only=True, rally_share=0.5, extra_series=0, corrections=5),
     "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=1000, para_cohort=40, current_week=4,
-                  ranking_top=25, odds_tiers_only=True, rally_share=1.0, extra_series=240, corrections=40),
+                  ranking_top=25, odds_tiers_only=True, rally_share=1.0, extra_series=320, corrections=40),
 }
 
 # The current week's editions: series, host city, the day of the edition that as_of falls on.
@@ -339,7 +339,7 @@ def singles_draw(series: facts.Series, year: int, scale: Scale) -> int:
     elif series.slug in ("all-england", "world-championships") and year < 2018 and year >= 1980:
         size = 128 if scale.draw_cap >= 128 and series.slug == "all-england" else 64
     elif series.kind == "minor" and year >= 1985:
-        size = 64  # open entry: minor internationals fill big draws
+        size = 32 if series.name.endswith("Masters") else 64  # open entry fills big draws
     elif series.kind == "open" and year < 2018 and year >= 1985:
         size = 64
     else:
@@ -367,10 +367,12 @@ MINOR_LEVELS = (("International", 0), ("International Challenge", 25), ("Interna
                 ("Future Series", 45))
 MINOR_FIRST = {"International Challenge": 1990, "International Series": 2000, "Future Series": 2008}
 MINOR_TIER: dict[str, str] = {}
+MINOR_LAST_START = 2024   # a level that would start later is left out
 
 
 def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
-    """Invented lower-tier internationals (full scale only), one per host country with a city."""
+    """Invented lower-tier internationals (full scale only): four levels in every host country
+    with a city, and a Masters in every host city."""
     out = []
     seen = set()
     for c in facts.CITIES:
@@ -381,11 +383,21 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
         first = 1965 + int.from_bytes(digest("extra", c.country)[:2], "big") % 30
         for suffix, add in MINOR_LEVELS:
             start = max(first + add, MINOR_FIRST.get(suffix, 0))
+            if start > MINOR_LAST_START:
+                continue
             slug = slugify(f"{name} {suffix}")
             MINOR_TIER[slug] = suffix
             out.append(facts.Series(slug, f"{name} {suffix}", start, "minor",
                                     1 + int.from_bytes(digest("month", c.country, suffix)[:1], "big") % 12,
                                     ((start, (c.name,)),), days=5))
+    # and a Masters in every host city (Orléans Masters style), from the 1990s
+    for c in facts.CITIES:
+        start = 1990 + int.from_bytes(digest("masters", c.name)[:2], "big") % 15
+        slug = slugify(f"{c.name} Masters")
+        MINOR_TIER[slug] = "International Challenge"
+        out.append(facts.Series(slug, f"{c.name} Masters", start, "minor",
+                                1 + int.from_bytes(digest("month", c.name, "masters")[:1], "big") % 12,
+                                ((start, (c.name,)),), days=5))
     return tuple(out[: scale.extra_series])
 
 
