@@ -68,15 +68,26 @@ def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int 
     service = Service(db or Database(database_url, pool_size=pool_size), clock or Clock(), cache)
     app.extensions["svc"] = service
 
+    # Components run until the app stops serving: each in a cancel scope of its own, cancelled
+    # first at shutdown (else the lifespan nursery would wait on them forever).
+    running: list[trio.CancelScope] = []
+
+    async def run_component(component: Component, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        with trio.CancelScope() as scope:
+            running.append(scope)
+            await component(service, task_status=task_status)
+
     @app.before_serving
     async def start_parts() -> None:
         if own_db:
             await service.db.open()
         for component in components:
-            await app.nursery.start(component, service)
+            await app.nursery.start(run_component, component)
 
     @app.after_serving
-    async def close_db() -> None:
+    async def stop_parts() -> None:
+        for scope in running:
+            scope.cancel()
         if own_db:
             await service.db.close()
 

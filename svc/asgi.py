@@ -1,16 +1,29 @@
 """The ASGI application each Hypercorn worker process imports (`svc.asgi:app`).
 
 `python -m svc serve` has put the database URL in DATABASE_URL before the workers start.
+Each worker runs, beside the app, the background components: the webhook scheduler
+(SVC_HOOKS=0 turns it off) and the live hub (added by svc_live).
 """
 
 from __future__ import annotations
 
 import os
 
+from svc_hooks.scheduler import component as hooks_component
+
 from .app import create_app
 from .config import Settings
 from .logs import setup_logging
 
+
+def _on(name: str) -> bool:
+    return os.environ.get(name, "1") != "0"
+
+
 setup_logging()
+components = []
+if _on("SVC_HOOKS"):
+    components.append(hooks_component)
+
 app = create_app(os.environ["DATABASE_URL"], pool_size=Settings.from_env().pool_size,
-                 cache=os.environ.get("SVC_CACHE", "1") != "0")
+                 cache=_on("SVC_CACHE"), components=components)

@@ -100,12 +100,15 @@ def build() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for ep in REGISTRY:
         paths.setdefault(ep.path, {})["get"] = _operation(ep, components)
+    from svc_hooks.openapi import webhooks
+
     return {
         "openapi": "3.1.0",
         "info": {"title": "Badminton data service", "version": API_VERSION, "description": DESCRIPTION},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"apiKeyHeader": []}],
         "paths": paths,
+        "webhooks": webhooks(components),
         "components": {
             "schemas": components,
             "securitySchemes": {
