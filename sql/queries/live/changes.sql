@@ -6,7 +6,7 @@ RETURNING seq;
 
 -- name: live-change-notify
 -- Announces a new change (delivered when the transaction commits); returns nothing useful.
-SELECT pg_notify('live_changes', :seq::text);
+SELECT pg_notify('live_changes', (:seq::bigint)::text);
 
 -- name: live-outbox-insert
 -- Writes one match event to the outbox (match_events) for the webhook scheduler; returns its id.

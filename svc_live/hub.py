@@ -1,0 +1,136 @@
+"""The live hub: one per worker. It LISTENs for new changes, reads them from the change log
+once, and hands each to every subscriber's own bounded channel. A subscriber whose channel
+is full is dropped at once (its stream ends; it resumes by Last-Event-ID) so that no
+subscriber ever waits for another.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Callable
+
+import attrs
+import trio
+
+from svc.clock import Clock
+from svc.db import Database, DatabaseUnavailable
+from svc.sqlfiles import Q
+
+from . import sse
+from .changes import CHANNEL
+from .listen import listening
+
+log = logging.getLogger("svc_live.hub")
+
+SUBSCRIBER_BUFFER = 256  # changes a reader may lag behind before it is dropped (~a busy minute)
+POLL_S = 2.0             # read the log even without a NOTIFY this often (a lost one costs at most this)
+BATCH = 500              # changes read per statement
+RECONNECT_S = 2.0        # wait before listening again after the LISTEN connection broke
+
+
+@attrs.frozen
+class Change:
+    seq: int
+    match_id: str
+    discipline: str
+    kind: str
+    created_at: dt.datetime
+    wire: bytes  # the SSE message, rendered once for every subscriber
+
+    @classmethod
+    def from_row(cls, row) -> "Change":
+        return cls(seq=row["seq"], match_id=row["match_id"], discipline=row["discipline"], kind=row["kind"],
+                   created_at=row["created_at"], wire=sse.message("match", row["data"], row["seq"]))
+
+
+class Subscriber:
+    """One stream's inbox. `on_drop` runs (synchronously) when the hub drops it."""
+
+    def __init__(self, discipline: str | None, on_drop: Callable[[], None]) -> None:
+        self.discipline = discipline
+        self.on_drop = on_drop
+        self.dropped = False
+        self.send, self.receive = trio.open_memory_channel[Change](SUBSCRIBER_BUFFER)
+
+    def wants(self, change: Change) -> bool:
+        return self.discipline is None or self.discipline == change.discipline
+
+
+class Hub:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+        self.last_seq = 0
+        self.subscribers: set[Subscriber] = set()
+        self.nursery: trio.Nursery | None = None  # where the streams' sessions run
+        self.dropped = 0  # subscribers dropped for falling behind (for logs and tests)
+        self._wake = trio.Event()
+        self._lost = False
+
+    # -- subscribers -------------------------------------------------------------
+    def subscribe(self, discipline: str | None, on_drop: Callable[[], None]) -> tuple[Subscriber, int]:
+        """A new subscriber and the seq it starts after: it receives every change newer than that."""
+        sub = Subscriber(discipline, on_drop)
+        self.subscribers.add(sub)
+        return sub, self.last_seq
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        self.subscribers.discard(sub)
+        sub.send.close()
+
+    def _drop(self, sub: Subscriber) -> None:
+        self.dropped += 1
+        sub.dropped = True
+        self.unsubscribe(sub)
+        sub.on_drop()
+
+    def fan_out(self, change: Change) -> None:
+        for sub in list(self.subscribers):
+            if not sub.wants(change):
+                continue
+            try:
+                sub.send.send_nowait(change)
+            except trio.WouldBlock:
+                log.info("dropped a live subscriber that fell %d changes behind", SUBSCRIBER_BUFFER)
+                self._drop(sub)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self.subscribers.discard(sub)
+        self.last_seq = max(self.last_seq, change.seq)
+
+    # -- the log -------------------------------------------------------------------
+    def _notified(self, _payload: str) -> None:
+        self._wake.set()
+
+    def _connection_lost(self) -> None:
+        self._lost = True
+        self._wake.set()
+
+    async def _pump(self) -> None:
+        while True:
+            rows = await self.db.fetch(Q.live_changes_after, after=self.last_seq, limit=BATCH)
+            for row in rows:
+                self.fan_out(Change.from_row(row))
+            if len(rows) < BATCH:
+                return
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        started = False
+        async with trio.open_nursery() as nursery:
+            self.nursery = nursery
+            while True:
+                try:
+                    self._lost = False
+                    async with listening(self.db, CHANNEL, self._notified, self._connection_lost):
+                        if not started:
+                            self.last_seq = await self.db.fetchval(Q.live_changes_last)
+                            started = True
+                            task_status.started(self)
+                        while not self._lost:
+                            with trio.move_on_after(POLL_S):
+                                await self._wake.wait()
+                            self._wake = trio.Event()
+                            await self._pump()
+                except (DatabaseUnavailable, OSError) as exc:
+                    log.warning("live hub lost the database (%s); listening again in %.0f s", exc, RECONNECT_S)
+                await trio.sleep(RECONNECT_S)

@@ -1,0 +1,73 @@
+"""Per-key stream slots, counted in PostgreSQL so every worker and server shares them.
+
+A slot is a lease row (key_id, slot, holder, expires_at). The worker holding a stream
+renews it every RENEW_S; a stream that ends frees it; a lease whose worker died (or whose
+client vanished without the worker noticing) simply expires and is taken over by the next
+claim, so a slot is free again within LEASE_S.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import socket
+import uuid
+
+import asyncpg
+
+from svc.clock import Clock
+from svc.db import Database
+from svc.sqlfiles import Q
+
+from .changes import run
+
+MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
+LEASE_S = 12        # a dead holder's slot is free again after at most this long
+RENEW_S = 4         # renewed three times per lease: one slow renewal never loses the slot
+_LOCK_CLASS = 0x11FE  # advisory lock namespace of slot claims (the key id is the second half)
+_WORKER = f"{socket.gethostname()}:{os.getpid()}"
+
+
+def new_holder() -> str:
+    """A name for one stream's lease: which worker holds it, and which of its streams."""
+    return f"{_WORKER}:{uuid.uuid4().hex[:12]}"
+
+
+class Slots:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    def _expiry(self) -> dt.datetime:
+        return self.clock.now() + dt.timedelta(seconds=LEASE_S)
+
+    async def claim(self, key_id: int, holder: str) -> int | None:
+        """A slot for this stream, or None when MAX_STREAMS unexpired leases are held."""
+        now, expires = self.clock.now(), self._expiry()
+
+        async def work(conn: asyncpg.Connection) -> int | None:
+            await run(conn, Q.live_slot_lock, lock_class=_LOCK_CLASS, key_id=key_id)
+            free = await run(conn, Q.live_slot_free, key_id=key_id, slots=MAX_STREAMS, now=now)
+            if not free:
+                return None
+            slot = free[0]["slot"]
+            await run(conn, Q.live_slot_claim, key_id=key_id, slot=slot, holder=holder, expires_at=expires)
+            return slot
+
+        return await self.db.transaction(work)
+
+    async def renew(self, key_id: int, slot: int, holder: str) -> bool:
+        """False when the lease was lost (it expired and another stream took the slot)."""
+        got = await self.db.fetchval(Q.live_slot_renew, key_id=key_id, slot=slot, holder=holder,
+                                     expires_at=self._expiry())
+        return got is not None
+
+    async def release(self, key_id: int, slot: int, holder: str) -> None:
+        await self.db.fetchval(Q.live_slot_release, key_id=key_id, slot=slot, holder=holder)
+
+    async def retry_after(self, key_id: int) -> int:
+        """Seconds until the first held lease runs out (a slot frees at the latest then)."""
+        soonest = await self.db.fetchval(Q.live_slot_next_free, key_id=key_id, now=self.clock.now())
+        if soonest is None:
+            return 1
+        return max(1, int((soonest - self.clock.now()).total_seconds() + 0.999))

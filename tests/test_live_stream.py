@@ -1,0 +1,151 @@
+"""/v1/live and /v1/live/stream on the tiny world, with the hub running and Trio's mock clock.
+
+The stream is read with httpx-sse through an in-process streaming transport
+(svc_live.testing), so virtual time drives heartbeats, the ~5-minute end and leases.
+Changes are written the way the feed writes them (svc_live.changes.publish)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import httpx
+import pytest
+import trio
+from httpx_sse import aconnect_sse
+
+from svc.clock import Clock
+from svc_live import components, hub as hub_mod, slots as slots_mod, stream as stream_mod
+from svc_live.changes import publish
+from svc_live.testing import running_app
+
+from conftest import NOON, make_key, sql
+
+LIVE_SQL = "SELECT id, discipline FROM matches WHERE status = 'live' ORDER BY id"
+
+
+def auth(key: str, **extra: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}", **extra}
+
+
+async def publish_changes(app, match_ids: list[str], kind: str = "score") -> list[int]:
+    service = app.extensions["svc"]
+    seqs = []
+    for mid in match_ids:
+        now = service.clock.now()  # read on the Trio side; the work runs on asyncpg's thread
+        seqs.append(await service.db.transaction(lambda conn, mid=mid, now=now: publish(conn, mid, kind, now)))
+    return seqs
+
+
+class Reader:
+    """Reads one stream in the background, noting each event with the virtual time it came."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[float, object]] = []
+        self.status: int | None = None
+        self.headers: httpx.Headers | None = None
+        self.body: dict | None = None
+        self.opened = trio.Event()
+        self.closed = trio.Event()
+        self.kill = trio.CancelScope()
+
+    async def run(self, client: httpx.AsyncClient, key: str, path: str = "/v1/live/stream", **headers: str) -> None:
+        try:
+            with self.kill:
+                async with aconnect_sse(client, "GET", path, headers=auth(key, **headers)) as source:
+                    self.status, self.headers = source.response.status_code, source.response.headers
+                    if self.status != 200:
+                        self.body = (await source.response.aread()) and source.response.json()
+                        return
+                    self.opened.set()
+                    async for event in source.aiter_sse():
+                        self.events.append((trio.current_time(), event))
+        finally:
+            self.opened.set()
+            self.closed.set()
+
+    def named(self, name: str):
+        return [(t, e) for t, e in self.events if e.event == name]
+
+
+@pytest.fixture
+async def live_app(db_url, mock_clock):
+    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+        yield app, client
+
+
+async def test_other_plans_get_403_naming_live(client, plan_keys):
+    for plan in ("free", "archive", "odds"):
+        for path in ("/v1/live", "/v1/live/stream"):
+            r = await client.get(path, plan_keys[plan])
+            assert r.status_code == 403, (plan, path)
+            assert r.json_body["error"]["code"] == "upgrade_required"
+            assert r.json_body["error"]["plan"] == "live"
+
+
+async def test_live_lists_every_match_in_play_with_the_score_so_far(client, db_url, plan_keys):
+    expected = sql(db_url, LIVE_SQL)
+    assert expected, "the tiny world has matches in play at noon"
+    r = await client.get("/v1/live", plan_keys["live"])
+    assert r.status_code == 200
+    got = r.json_body["data"]
+    assert sorted(m["match"] for m in got) == [row["id"] for row in expected]
+    for m in got:
+        assert m["status"] == "live" and m["winner"] is None
+        assert m["game_in_play"] == len(m["games"]) and m["point"] == m["games"][-1]
+        assert m["serving"] in (1, 2, None)
+    one = expected[0]["discipline"]
+    r = await client.get("/v1/live", plan_keys["live"], discipline=one.lower())
+    assert {m["discipline"] for m in r.json_body["data"]} == {one}
+    assert len(r.json_body["data"]) == sum(1 for row in expected if row["discipline"] == one)
+    r = await client.get("/v1/live", plan_keys["live"], discipline="XX")
+    assert r.status_code == 422 and "discipline" in r.json_body["error"]["message"]
+
+
+async def test_stream_sends_matches_in_play_heartbeats_then_ends_after_five_minutes(live_app, db_url, mock_clock):
+    app, client = live_app
+    key = make_key(db_url, "live")
+    in_play = sql(db_url, LIVE_SQL)
+    reader = Reader()
+    t0 = trio.current_time()
+    async with trio.open_nursery() as n:
+        n.start_soon(reader.run, client, key)
+    assert reader.status == 200
+    h = reader.headers
+    assert h["content-type"].startswith("text/event-stream")
+    assert h["cache-control"] == "no-cache" and h["x-accel-buffering"] == "no"
+    assert "content-encoding" not in h and "x-ratelimit-remaining" in h
+    matches = reader.named("match")
+    assert sorted(e.json()["match"] for _, e in matches) == [r["id"] for r in in_play]
+    assert all(e.retry is None or e.retry > 0 for _, e in reader.events)
+    opened = reader.events[0][0]
+    beats = [t for t, _ in reader.named("heartbeat")]
+    gaps = [b - a for a, b in zip(beats, beats[1:])]
+    assert 0 < beats[0] - opened <= stream_mod.HEARTBEAT_S
+    assert len(beats) >= 19 and all(abs(g - stream_mod.HEARTBEAT_S) < 0.5 for g in gaps), gaps
+    end_t, end = reader.events[-1]
+    assert end.event == "end" and end.json()["reason"] == "time"
+    assert abs((end_t - opened) - stream_mod.STREAM_S) <= 1
+    # the stream was one call; its slot is free again
+    assert sql(db_url, "SELECT count(*) FROM live_stream_slots")[0][0] == 0
+
+
+async def test_stream_discipline_filter_and_a_change_arrives(live_app, db_url, mock_clock):
+    app, client = live_app
+    key = make_key(db_url, "live")
+    in_play = sql(db_url, LIVE_SQL)
+    disc = in_play[0]["discipline"]
+    other = [r["id"] for r in in_play if r["discipline"] != disc]
+    mine = [r["id"] for r in in_play if r["discipline"] == disc]
+    reader = Reader()
+    async with trio.open_nursery() as n:
+        n.start_soon(reader.run, client, key, f"/v1/live/stream?discipline={disc}")
+        await reader.opened.wait()
+        await trio.sleep(1)
+        seqs = await publish_changes(app, other + mine)
+        await trio.sleep(1)
+        reader.kill.cancel()
+    got = [e for _, e in reader.named("match")]
+    assert {e.json()["discipline"] for e in got} == {disc}
+    snapshot, live = got[:len(mine)], got[len(mine):]
+    assert sorted(e.json()["match"] for e in snapshot) == sorted(mine)
+    assert [int(e.id) for e in live] == seqs[len(other):]
