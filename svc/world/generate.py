@@ -89,7 +89,7 @@ TINY_YEARS = {
     "world-junior-championships": (2025,),
     "para-world-championships": (2024,),
     "paralympic-games": (2024,),
-    "japan-open": (), "french-open": (), "us-open": (), "canada-open": (),
+    "india-open": (), "french-open": (), "us-open": (), "canada-open": (),
 }
 
 SCALES = {
@@ -104,7 +104,9 @@ SCALES = {
 
 # The current week's editions: series, host city, the day of the edition that as_of falls on.
 # Hosts in Asia, Europe and the Americas so that play covers all 24 hours (UTC).
-CURRENT_WEEK = (("japan-open", "Tokyo", 3), ("french-open", "Paris", 2), ("us-open", "Los Angeles", 2),
+# Noon UTC falls in the afternoon in New Delhi and Paris (matches live), before dawn in the
+# Americas (their day's matches still to come, last night's finished after midnight UTC).
+CURRENT_WEEK = (("india-open", "New Delhi", 2), ("french-open", "Paris", 3), ("us-open", "Los Angeles", 2),
                 ("canada-open", "Calgary", 4))
 
 BOOKMAKERS = ("Northbet", "Shuttlebook", "Feather & Co", "Smashline", "Netcord Bet", "Drop Shot")
