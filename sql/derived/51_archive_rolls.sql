@@ -30,3 +30,16 @@ JOIN countries w ON w.code = CASE ti.winner WHEN 1 THEN ti.team1 ELSE ti.team2 E
 JOIN countries l ON l.code = CASE ti.winner WHEN 1 THEN ti.team2 ELSE ti.team1 END
 WHERE ti.round_code = 'F' AND ti.winner IS NOT NULL;
 CREATE INDEX series_team_finals_series ON series_team_finals (series, year);
+
+-- Per series and discipline ('*' = all disciplines together): how many finals each player won,
+-- first and last winning year; meta.most_titles of the roll of honour reads the top ten.
+DROP TABLE IF EXISTS series_champion_counts;
+CREATE TABLE series_champion_counts AS
+SELECT f.series, d.discipline, p.id, p.name, p.country, count(*)::int AS titles,
+       min(f.year) AS first_year, max(f.year) AS last_year
+FROM series_finals f
+CROSS JOIN LATERAL unnest(f.winner_ids) AS w(pid)
+JOIN players p ON p.id = w.pid
+CROSS JOIN LATERAL (VALUES (f.discipline), ('*')) AS d(discipline)
+GROUP BY f.series, d.discipline, p.id;
+CREATE INDEX series_champion_counts_top ON series_champion_counts (series, discipline, titles DESC, first_year, id);

@@ -106,13 +106,10 @@ ORDER BY f.year, f.tournament_id;
 -- name: archive-series-most
 -- The ten players who won the series most (optionally in one discipline), with their titles and
 -- first and last winning year.
-SELECT p.id, p.name, p.country, count(*)::int AS titles, min(f.year) AS first_year, max(f.year) AS last_year
-FROM series_finals f
-CROSS JOIN LATERAL unnest(f.winner_ids) AS w(pid)
-JOIN players p ON p.id = w.pid
-WHERE f.series = :series AND (:discipline::text IS NULL OR f.discipline = :discipline)
-GROUP BY p.id
-ORDER BY count(*) DESC, min(f.year), p.id
+SELECT c.id, c.name, c.country, c.titles, c.first_year, c.last_year
+FROM series_champion_counts c
+WHERE c.series = :series AND c.discipline = coalesce(:discipline::text, '*')
+ORDER BY c.titles DESC, c.first_year, c.id
 LIMIT 10;
 
 -- name: archive-series-facts
