@@ -100,6 +100,9 @@ async def test_schedule_meta_windows(client, db_url, traveller, key):
     assert meta["days_since_last_event"] == (TODAY - newest_end).days
     early = (await client.get(f"/v1/players/{traveller}/schedule", key, date="1800-01-01")).json_body
     assert early["data"] == [] and early["meta"]["days_since_last_event"] is None
+    for edge in ("0001-01-01", "9999-12-31"):
+        r = await client.get(f"/v1/players/{traveller}/schedule", key, date=edge)
+        assert r.status_code == 200 and r.json_body["meta"]["date"] == edge
 
 
 async def test_schedule_discipline_filter(client, traveller, key):

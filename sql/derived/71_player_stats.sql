@@ -20,3 +20,4 @@ SELECT player_id, discipline, year,
 FROM player_match
 GROUP BY player_id, discipline, year;
 ALTER TABLE player_stats_year ADD PRIMARY KEY (player_id, discipline, year);
+ANALYZE player_stats_year;

@@ -9,3 +9,4 @@ SELECT player_id, discipline, partner,
 FROM player_match
 GROUP BY player_id, discipline, partner;
 CREATE INDEX player_partners_player ON player_partners (player_id, matches DESC);
+ANALYZE player_partners;

@@ -12,3 +12,4 @@ FROM player_match pm
 CROSS JOIN LATERAL unnest(pm.opponents) AS o(opponent)
 GROUP BY GROUPING SETS ((pm.player_id, o.opponent, pm.discipline), (pm.player_id, o.opponent));
 CREATE INDEX player_opponents_player ON player_opponents (player_id, scope, meetings DESC, last_day DESC);
+ANALYZE player_opponents;

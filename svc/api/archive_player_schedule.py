@@ -76,7 +76,8 @@ def schedule_meta(rows: list[Any], day: dt.date) -> dict[str, Any]:
     ends = [min(r["end_date"] or r["start_date"], day) for r in rows if r["start_date"]]
     meta: dict[str, Any] = {"date": day.isoformat(), "days_since_last_event": (day - max(ends)).days if ends else None}
     for n in WINDOWS:
-        since = day - dt.timedelta(days=n)
+        # the first days of year 1 have no 90 days before them (no event there either)
+        since = day - dt.timedelta(days=n) if day > dt.date.min + dt.timedelta(days=n) else dt.date.min
         events = sum(1 for r in rows if r["start_date"] and (r["end_date"] or r["start_date"]) > since)
         meta[f"last_{n}_days"] = {"events": events, "matches": sum(r[f"matches_{n}"] for r in rows)}
     return meta
