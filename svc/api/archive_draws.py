@@ -38,6 +38,7 @@ class DrawParams:
 
 @endpoint("/v1/tournaments/{id}/draw", plan="archive", summary="A whole draw, first round to final",
           params=DrawParams, returns=DrawMatch, many=True,
+          cache_seconds=2,  # the draw of an edition under way holds matches in play
           description="Every match of one discipline's draw, in this order: group stages first (World Tour Finals, "
                       "team events), then the knockout rounds from the first (R128 ... R16) through QF and SF to the "
                       "bronze medal match (3P, listed just before the final) and the final (F); within a round in "
@@ -89,6 +90,7 @@ class TiesParams:
 
 @endpoint("/v1/tournaments/{id}/ties", plan="archive", summary="The ties of a team event, in page order",
           params=TiesParams, returns=Tie, many=True,
+          cache_seconds=2,  # a tie under way holds a match in play
           description="Every tie of a team event (Thomas, Uber, Sudirman Cup) in page order, each with both "
                       "nations, the score in matches, and its matches shaped as draw matches, in playing order. "
                       "An edition that is not a team event has no ties: an empty list (meta.team_event false). "

@@ -30,6 +30,7 @@ class MatchesParams(Paging):
 
 @endpoint("/v1/matches", plan="archive", summary="Draw matches, newest first, by player, edition, series, year, "
           "discipline and round", params=MatchesParams, returns=DrawMatch, many=True,
+          cache_seconds=2,  # matches in play come first and their scores move with every rally
           description="Draw matches (every status: finished, live and scheduled), newest first: by day, latest "
                       "first (so this week's scheduled matches come first), matches of the same day by id, the few "
                       "very old matches without a day last. Filters combine. An unknown `player`, `tournament` or "
@@ -63,6 +64,7 @@ class MatchParams:
 
 
 @endpoint("/v1/matches/{id}", plan="archive", summary="One draw match", params=MatchParams, returns=DrawMatch,
+          cache_seconds=2,  # a match in play changes with every rally
           description="One draw match; `event` is the same match in the results feed. `odds` is filled for Odds "
                       "keys and above. Unknown id: 404.")
 async def match(call: Call) -> Answer:

@@ -89,6 +89,7 @@ def summarise(rallies: list[dict[str, Any]]) -> tuple[list[GamePoints], list[Sid
 
 @endpoint("/v1/events/{id}/points", plan="archive", summary="Point by point: every rally, game by game",
           params=PointsParams, returns=GamePoints, many=True, plan_for=points_plan,
+          cache_seconds=2,  # a match in play gains a rally every few seconds
           description="Every rally of a match, game by game: the score after it, the side that won it and the side "
                       "that served it. `meta.sides` gives each side's points won on serve and against serve "
                       "(receiving) and its longest run of points within a game. Rallies are held for finished "

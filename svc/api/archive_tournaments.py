@@ -194,6 +194,7 @@ def rounds_by_event(rows: list[dict[str, Any]]) -> dict[str, list[RoundCount]]:
 
 @endpoint("/v1/tournaments/{id}", plan="archive", summary="One edition with its rounds and podium",
           params=TournamentParams, returns=TournamentProfile,
+          cache_seconds=5,  # an edition under way: a final ending fills its podium
           description="An edition with its place, the matches of each round of each event (para events per sport "
                       "class, e.g. \"MS WH1\"), and its podium when it has a medal table. Podium choice: gold and "
                       "silver are the finalists; both losing semi-finalists get bronze, except where a bronze medal "
