@@ -16,20 +16,20 @@ from .archive_player_common import PlayerPath, player_ref, rate, require_player
 
 
 @attrs.frozen
-class Rate:
+class StatsRate:
     played: int
     won: int
     rate: float | None = attrs.field(metadata=doc("won / played; null when none were played"))
 
 
 @attrs.frozen
-class WonLost:
+class StatsWonLost:
     won: int = attrs.field(metadata=doc("matches this player won that way (the opponent retired or gave a walkover)"))
     lost: int
 
 
 @attrs.frozen
-class DisciplineStats:
+class StatsByDiscipline:
     matches: int
     wins: int
     win_rate: float | None
@@ -46,13 +46,13 @@ class StatsRow:
     win_rate: float | None = attrs.field(metadata=doc("wins / matches"))
     game_win_rate: float | None = attrs.field(metadata=doc("games won / completed games (a retired match's unfinished game is left out)"))
     point_share: float | None = attrs.field(metadata=doc("points won / all points played"))
-    deciding_games: Rate = attrs.field(metadata=doc("matches that went to a completed third game"))
-    extended_games: Rate = attrs.field(metadata=doc("completed games in which the loser reached 20; 21-point rally scoring only (from 1 Aug 2006)"))
-    after_losing_first_game: Rate = attrs.field(metadata=doc("matches in which this player lost the first game: how many they still won"))
-    after_winning_first_game: Rate = attrs.field(metadata=doc("matches in which this player won the first game: how many they won"))
-    retirements: WonLost = attrs.field(metadata=doc("matches ended by a retirement"))
-    walkovers: WonLost = attrs.field(metadata=doc("matches given as walkovers"))
-    by_discipline: dict[str, DisciplineStats] = attrs.field(metadata=doc("the headline figures per discipline played"))
+    deciding_games: StatsRate = attrs.field(metadata=doc("matches that went to a completed third game"))
+    extended_games: StatsRate = attrs.field(metadata=doc("completed games in which the loser reached 20; 21-point rally scoring only (from 1 Aug 2006)"))
+    after_losing_first_game: StatsRate = attrs.field(metadata=doc("matches in which this player lost the first game: how many they still won"))
+    after_winning_first_game: StatsRate = attrs.field(metadata=doc("matches in which this player won the first game: how many they won"))
+    retirements: StatsWonLost = attrs.field(metadata=doc("matches ended by a retirement"))
+    walkovers: StatsWonLost = attrs.field(metadata=doc("matches given as walkovers"))
+    by_discipline: dict[str, StatsByDiscipline] = attrs.field(metadata=doc("the headline figures per discipline played"))
 
 
 @attrs.frozen
@@ -67,8 +67,8 @@ _SUMMED = ("matches", "wins", "games_won", "games_lost", "points_won", "points_l
            "after_winning_played", "after_winning_won", "retired_won", "retired_lost", "walkover_won", "walkover_lost")
 
 
-def _headline(s: dict[str, int]) -> DisciplineStats:
-    return DisciplineStats(matches=s["matches"], wins=s["wins"], win_rate=rate(s["wins"], s["matches"]),
+def _headline(s: dict[str, int]) -> StatsByDiscipline:
+    return StatsByDiscipline(matches=s["matches"], wins=s["wins"], win_rate=rate(s["wins"], s["matches"]),
                            game_win_rate=rate(s["games_won"], s["games_won"] + s["games_lost"]),
                            point_share=rate(s["points_won"], s["points_won"] + s["points_lost"]))
 
@@ -79,16 +79,16 @@ def stats_row(player: PlayerRef, filters: dict[str, Any], per_discipline: list[A
     return StatsRow(
         player=player, filters=filters, matches=head.matches, wins=head.wins, win_rate=head.win_rate,
         game_win_rate=head.game_win_rate, point_share=head.point_share,
-        deciding_games=Rate(total["deciding_played"], total["deciding_won"],
+        deciding_games=StatsRate(total["deciding_played"], total["deciding_won"],
                             rate(total["deciding_won"], total["deciding_played"])),
-        extended_games=Rate(total["extended_played"], total["extended_won"],
+        extended_games=StatsRate(total["extended_played"], total["extended_won"],
                             rate(total["extended_won"], total["extended_played"])),
-        after_losing_first_game=Rate(total["after_losing_played"], total["after_losing_won"],
+        after_losing_first_game=StatsRate(total["after_losing_played"], total["after_losing_won"],
                                      rate(total["after_losing_won"], total["after_losing_played"])),
-        after_winning_first_game=Rate(total["after_winning_played"], total["after_winning_won"],
+        after_winning_first_game=StatsRate(total["after_winning_played"], total["after_winning_won"],
                                       rate(total["after_winning_won"], total["after_winning_played"])),
-        retirements=WonLost(total["retired_won"], total["retired_lost"]),
-        walkovers=WonLost(total["walkover_won"], total["walkover_lost"]),
+        retirements=StatsWonLost(total["retired_won"], total["retired_lost"]),
+        walkovers=StatsWonLost(total["walkover_won"], total["walkover_lost"]),
         by_discipline={r["discipline"]: _headline(r) for r in per_discipline},
     )
 
