@@ -89,12 +89,26 @@ WHERE m.tie_id = ANY (:ties::text[])
 ORDER BY m.tie_id, m.tie_order;
 
 -- name: archive-champions
--- The roll of honour of a series (optionally of one discipline): each finished final of an
--- individual event with champions and runners-up, oldest edition first.
-SELECT f.year, f.tournament_id, f.tournament_name, f.event, f.discipline, f.sport_class, f.champions, f.runners_up
-FROM series_finals f
-WHERE f.series = :series AND (:discipline::text IS NULL OR f.discipline = :discipline)
-ORDER BY f.year, f.tournament_id, array_position(ARRAY['MS', 'WS', 'MD', 'WD', 'XD'], f.discipline), f.sport_class;
+-- The roll of honour of a series (optionally of one discipline) as JSON text, oldest edition
+-- first, and the number of editions: one entry per edition with a decided final, champions and
+-- runners-up keyed per event in the order MS, WS, MD, WD, XD (para classes within).
+WITH finals AS (
+    SELECT sf.*, array_position(ARRAY['MS', 'WS', 'MD', 'WD', 'XD'], sf.discipline) AS event_order
+    FROM series_finals sf
+    WHERE sf.series = :series AND (:discipline::text IS NULL OR sf.discipline = :discipline)
+), editions AS (
+    SELECT f.year, f.tournament_id,
+           json_build_object(
+               'year', f.year,
+               'tournament', json_build_object('id', f.tournament_id, 'name', f.tournament_name),
+               'champions', json_object_agg(f.event, f.champions ORDER BY f.event_order, f.sport_class),
+               'runners_up', json_object_agg(f.event, f.runners_up ORDER BY f.event_order, f.sport_class),
+               'winner_team', NULL, 'runner_up_team', NULL) AS entry
+    FROM finals f
+    GROUP BY f.year, f.tournament_id, f.tournament_name
+)
+SELECT coalesce(json_agg(e.entry ORDER BY e.year, e.tournament_id), '[]')::text AS roll, count(*)::int AS editions
+FROM editions e;
 
 -- name: archive-team-champions
 -- The roll of honour of a team series: each final tie's winning and losing nation, oldest first.
