@@ -163,3 +163,33 @@ async def test_points_of_a_match_without_rallies_is_an_empty_list_with_a_note(cl
     r = await client.get(f"/v1/events/{old[0]['event_id']}/points", key)
     assert r.status_code == 200
     assert r.json_body["data"] == [] and r.json_body["meta"]["note"] and r.json_body["meta"]["sides"] is None
+
+
+# -- time: answers about a match in play are not kept long -----------------------------
+@pytest.fixture
+async def cached_client(db_url):
+    from conftest import NOON, Client
+
+    from svc.app import create_app
+    from svc.clock import Clock
+
+    app = create_app(db_url, clock=Clock(start=NOON), pool_size=2, cache=True)
+    async with app.test_app() as test_app:
+        yield Client(test_app.test_client())
+
+
+async def test_points_of_a_match_in_play_show_a_new_rally_within_seconds(cached_client, db_url, mock_clock):
+    live_key = make_key(db_url, "live")
+    m = sql(db_url, "SELECT m.id, m.event_id FROM matches m WHERE m.status = 'live' AND EXISTS "
+                    "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.id LIMIT 1")[0]
+    first = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
+    last = sql(db_url, "SELECT game, rally, score1, score2 FROM rallies WHERE match_id = $1 "
+                       "ORDER BY game DESC, rally DESC LIMIT 1", m["id"])[0]
+    sql(db_url, "INSERT INTO rallies VALUES ($1, $2, $3, 1, 1, $4, $5)", m["id"], last["game"], last["rally"] + 1,
+        last["score1"] + 1, last["score2"])
+    again = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
+    assert again == first  # within the answer's short lifetime
+    mock_clock.jump(3)
+    fresh = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
+    assert fresh["data"][-1]["rallies"][-1]["score"] == [last["score1"] + 1, last["score2"]]
+    assert fresh["meta"]["sides"][0]["points"] == first["meta"]["sides"][0]["points"] + 1

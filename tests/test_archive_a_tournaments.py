@@ -289,3 +289,17 @@ async def test_team_champions_are_the_final_tie_winners(client, key):
         assert e["winner_team"] == final[f"team{final['winner']}"]
         assert e["runner_up_team"] == final[f"team{3 - final['winner']}"]
     assert sum(t["titles"] for t in r.json_body["meta"]["most_titles_teams"]) == len(roll)
+
+
+# -- time: the list follows the service clock -------------------------------------------
+async def test_an_edition_joins_the_list_on_its_first_day(client, key, db_url, mock_clock):
+    nxt = sql(db_url, "SELECT id, start_date, year FROM tournaments WHERE start_date > $1 "
+                      "ORDER BY start_date, id LIMIT 1", TODAY)[0]
+    before = (await client.get("/v1/tournaments", key, year=nxt["year"], per_page=200)).json_body
+    assert nxt["id"] not in [t["id"] for t in before["data"]]
+    assert (await client.get(f"/v1/tournaments/{nxt['id']}", key)).json_body["data"]["status"] == "upcoming"
+    mock_clock.jump((nxt["start_date"] - TODAY).days * 86400)  # noon on its first day
+    after = (await client.get("/v1/tournaments", key, year=nxt["year"], per_page=200)).json_body
+    assert nxt["id"] in [t["id"] for t in after["data"]]
+    assert after["meta"]["total"] >= before["meta"]["total"] + 1
+    assert (await client.get(f"/v1/tournaments/{nxt['id']}", key)).json_body["data"]["status"] == "in_progress"
