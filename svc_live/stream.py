@@ -31,7 +31,7 @@ STREAM_S = 300      # interface.md: a connection lasts about 5 minutes and count
 HEARTBEAT_S = 15    # interface.md: a heartbeat every 15 seconds
 REPLAY_S = 600      # Last-Event-ID resumes from the last 10 minutes of changes (two connections' worth)
 REPLAY_MAX = 5000   # ...and at most this many changes; further behind, the client gets a fresh start
-END_SEND_S = 2      # how long the goodbye message may wait for a slow reader
+END_SEND_S = 10     # how long the goodbye may wait for a reader (a dropped one is behind by definition)
 
 
 def _last_event_id(raw: str | None) -> int | None:
@@ -97,7 +97,7 @@ class Session:
                 if not self.gone.is_set():
                     await self._goodbye()
             if self.end_reason == "behind" and not self.gone.is_set():
-                self._goodbye_nowait()
+                await self._goodbye()
         except Exception:
             log.exception("live stream session failed")
         finally:
@@ -120,12 +120,6 @@ class Session:
                 await self.out_send.send(self._end_message())
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
-
-    def _goodbye_nowait(self) -> None:
-        try:
-            self.out_send.send_nowait(self._end_message())
-        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
 
     async def _sender(self, first: list[bytes], done: trio.CancelScope) -> None:
         try:

@@ -104,13 +104,18 @@ async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock:
     # Each component runs under a scope cancelled before the app shuts down (the app closes
     # the database after serving; a component must not outlive it).
     scopes: list[trio.CancelScope] = []
+    ended: list[trio.Event] = []
 
     def stoppable(component: Any) -> Any:
         async def run(service: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-            scope = trio.CancelScope()
+            scope, done = trio.CancelScope(), trio.Event()
             scopes.append(scope)
-            with scope:
-                await component(service, task_status=task_status)
+            ended.append(done)
+            try:
+                with scope:
+                    await component(service, task_status=task_status)
+            finally:
+                done.set()
 
         return run
 
@@ -129,5 +134,7 @@ async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock:
         finally:
             for scope in scopes:
                 scope.cancel()
+            for done in ended:  # their cleanup (slot releases) uses the database: let it finish first
+                await done.wait()
             if mock_clock is not None:
                 mock_clock.autojump_threshold = float("inf")

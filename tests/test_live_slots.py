@@ -1,0 +1,136 @@
+"""Stream slots: two per key across processes, a third refused while the two keep flowing,
+a vanished client or a dead worker frees its slot within seconds; a slow reader is dropped
+while a fast one keeps receiving. Mock clock throughout."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import trio
+
+from svc.clock import Clock
+from svc_live import components, hub as hub_mod, slots as slots_mod
+from svc_live.testing import running_app
+
+from conftest import NOON, make_key, sql
+from test_live_stream import LIVE_SQL, Reader, publish_changes
+
+
+def held(db_url: str, key: str | None = None) -> int:
+    return sql(db_url, "SELECT count(*) FROM live_stream_slots")[0][0]
+
+
+async def settle(reader: Reader) -> None:
+    with trio.fail_after(30):
+        await reader.opened.wait()
+
+
+async def test_third_stream_refused_across_two_apps_while_two_keep_flowing(db_url, mock_clock):
+    key = make_key(db_url, "live")
+    ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
+    clock = Clock(start=NOON)  # one wall clock for both "servers"
+    async with running_app(db_url, clock, [components.hub], mock_clock=mock_clock) as (app_a, client_a), \
+            running_app(db_url, clock, [components.hub], mock_clock=mock_clock) as (app_b, client_b):
+        one, two, three = Reader(), Reader(), Reader()
+        async with trio.open_nursery() as n:
+            n.start_soon(one.run, client_a, key)
+            await settle(one)
+            n.start_soon(two.run, client_b, key)
+            await settle(two)
+            assert (one.status, two.status) == (200, 200) and held(db_url) == 2
+            await three.run(client_a, key)
+            assert three.status == 429
+            assert three.headers["content-type"].startswith("application/json")
+            assert three.body["error"]["code"] == "too_many_streams"
+            assert 1 <= int(three.headers["retry-after"]) <= slots_mod.LEASE_S
+            # the first two keep flowing: a change reaches both, through both hubs
+            before = (len(one.named("match")), len(two.named("match")))
+            seqs = await publish_changes(app_a, ids[:1])
+            await trio.sleep(hub_mod.POLL_S + 1)
+            assert [int(e.id) for _, e in one.named("match")[before[0]:]] == seqs
+            assert [int(e.id) for _, e in two.named("match")[before[1]:]] == seqs
+            # another key is not affected
+            other = Reader()
+            n.start_soon(other.run, client_b, make_key(db_url, "live"))
+            await settle(other)
+            assert other.status == 200
+            for r in (one, two, other):
+                r.kill.cancel()
+    assert held(db_url) == 0
+
+
+async def test_client_gone_without_closing_frees_its_slot_at_once(db_url, mock_clock):
+    key = make_key(db_url, "live")
+    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+        one, two = Reader(), Reader()
+        async with trio.open_nursery() as n:
+            n.start_soon(one.run, client, key)
+            n.start_soon(two.run, client, key)
+            await settle(one)
+            await settle(two)
+            one.kill.cancel()  # the connection drops: no `end`, no goodbye
+            await one.closed.wait()
+            t = trio.current_time()
+            with trio.fail_after(5):
+                while held(db_url) != 1:
+                    await trio.sleep(0.5)
+            assert trio.current_time() - t <= 3
+            again = Reader()
+            n.start_soon(again.run, client, key)
+            await settle(again)
+            assert again.status == 200
+            two.kill.cancel()
+            again.kill.cancel()
+
+
+async def test_slot_of_a_dead_worker_is_taken_over_when_its_lease_expires(db_url, mock_clock):
+    key = make_key(db_url, "live")
+    key_id = sql(db_url, "SELECT id FROM api_keys ORDER BY id DESC LIMIT 1")[0]["id"]
+    # two leases held by a worker that died a moment ago (never renewed again)
+    expires = NOON + dt.timedelta(seconds=slots_mod.LEASE_S - 2)
+    for slot in (1, 2):
+        sql(db_url, "INSERT INTO live_stream_slots VALUES ($1, $2, 'dead-host:1:x', $3)", key_id, slot, expires)
+    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+        first = Reader()
+        await first.run(client, key)
+        assert first.status == 429
+        await trio.sleep(int(first.headers["retry-after"]))
+        second = Reader()
+        async with trio.open_nursery() as n:
+            n.start_soon(second.run, client, key)
+            await settle(second)
+            assert second.status == 200
+            second.kill.cancel()
+
+
+async def test_slow_reader_is_dropped_and_the_fast_one_gets_everything(db_url, mock_clock):
+    key = make_key(db_url, "live")
+    ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
+    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+        hub = app.extensions["svc"].parts[components.HUB]
+        fast = Reader()
+        async with trio.open_nursery() as n:
+            n.start_soon(fast.run, client, key)
+            await settle(fast)
+            # the slow one opens the stream and then stops reading
+            async with client.stream("GET", "/v1/live/stream",
+                                     headers={"Authorization": f"Bearer {key}"}) as slow:
+                assert slow.status_code == 200
+                chunks = slow.aiter_raw()
+                assert (await chunks.__anext__()).startswith(b"retry:")  # then it stops reading
+                before = len(fast.named("match"))
+                n_changes = hub_mod.SUBSCRIBER_BUFFER + 40
+                seqs = await publish_changes(app, [ids[i % len(ids)] for i in range(n_changes)])
+                rest = b""
+                with trio.fail_after(30):
+                    async for chunk in chunks:  # it reads again: what was in flight, then the end
+                        rest += chunk
+                assert rest.endswith(b'event: end\ndata: {"reason":"behind","reconnect_after_ms":1000}\n\n')
+                assert rest.count(b"event: match") < n_changes  # it was cut off, not served in full
+                with trio.fail_after(60):
+                    while len(fast.named("match")) < before + n_changes:
+                        await trio.sleep(0.5)
+                assert [int(e.id) for _, e in fast.named("match")[before:]] == seqs
+                assert hub.dropped == 1 and len(hub.subscribers) == 1
+            fast.kill.cancel()
