@@ -12,6 +12,12 @@ from ..sqlfiles import Q
 from .archive_tournaments import SLUG, check_series
 
 
+# Up to this many editions (a year's, a tournament's) a page is taken by sorting their matches
+# (a few thousand at most); a series spanning a century is better read down the newest-first
+# index, where its matches turn up every few hundred rows.
+SORT_EDITIONS = 60
+
+
 @attrs.frozen
 class MatchesParams(Paging):
     player: str | None = param("Only matches of this player (pl_...), on either side, singles and doubles.",
@@ -47,8 +53,10 @@ async def matches(call: Call) -> Page:
     elif p.tournament is not None:
         tids = [p.tournament]
     fast_total = p.player is None and not scoped
+    sort_page = tids is not None and len(tids) <= SORT_EDITIONS
     rows = await call.db.fetch(Q.archive_matches, player=p.player, tids=tids, discipline=p.discipline, round=p.round,
-                               with_odds=p.with_odds, fast_total=fast_total, offset=call.offset, limit=call.limit)
+                               with_odds=p.with_odds, fast_total=fast_total, sort_page=sort_page,
+                               offset=call.offset, limit=call.limit)
     if not rows:
         if p.player and not await call.db.fetchval(Q.archive_player_exists, id=p.player):
             raise invalid(f"parameter `player`: no player with id {p.player}")

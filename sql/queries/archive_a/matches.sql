@@ -17,8 +17,11 @@ WITH filtered AS NOT MATERIALIZED (
       AND (NOT :with_odds::bool OR m.status = 'finished'
            AND (SELECT true FROM odds o WHERE o.match_id = m.id AND o.market = 'winner' LIMIT 1))
 ), page AS (
+    -- :sort_page (a few editions asked for): sort their matches rather than walk the whole
+    -- newest-first index until a page of them turns up, which for editions years back means
+    -- reading every newer match first. `day + 0` sorts the same but cannot use that index.
     SELECT f.id, f.day FROM filtered f
-    ORDER BY f.day DESC NULLS LAST, f.id DESC
+    ORDER BY CASE WHEN :sort_page::bool THEN f.day + 0 END DESC NULLS LAST, f.day DESC NULLS LAST, f.id DESC
     OFFSET :offset LIMIT :limit
 ), total AS (
     SELECT CASE WHEN :fast_total::bool THEN
