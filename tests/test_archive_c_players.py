@@ -82,6 +82,24 @@ async def test_archive_plan_needed_and_unknown_player_is_404(client, db_url, bus
         assert wrong.status_code == 400 and "`id`" in wrong.json_body["error"]["message"], sub
 
 
+async def test_a_player_without_matches_has_empty_answers(client, db_url, key):
+    # A player held (as from a ranking list) who has not played a draw match: added to this
+    # module's own copy of the world, since the tiny world may have none.
+    pid = "pl_c3idle2player"
+    sql(db_url, """INSERT INTO players (id, name, slug, country, gender, strength)
+                   VALUES ($1, 'Idle PLAYER', 'idle-player', NULL, 'W', 0) ON CONFLICT DO NOTHING""", pid)
+    for sub in SUB:
+        r = await client.get(f"/v1/players/{pid}/{sub}", key)
+        assert r.status_code == 200, sub
+        if sub == "stats":
+            [s] = r.json_body["data"]
+            assert s["matches"] == 0 and s["win_rate"] is None and s["by_discipline"] == {}
+        else:
+            assert r.json_body["data"] == [], sub
+    assert (await client.get(f"/v1/players/{pid}/matches", key)).json_body["meta"]["total"] == 0
+    assert (await client.get(f"/v1/players/{pid}/form", key)).json_body["meta"]["current_run"] is None
+
+
 @pytest.mark.parametrize("sub,params,name,status", [
     ("opponents", {"limit": 0}, "limit", 422), ("opponents", {"limit": 101}, "limit", 422),
     ("opponents", {"limit": "x"}, "limit", 400),

@@ -5,7 +5,7 @@ at import from one row per player per match (sql/derived/70_player_match.sql).""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -86,7 +86,7 @@ class LastMeeting:
     discipline: Discipline
     result: Result = attrs.field(metadata=doc("W or L for the asked player"))
     games: list[list[int]] = attrs.field(metadata=doc("game scores, the asked player's side first"))
-    outcome: str = attrs.field(metadata=doc("played, retired or walkover"))
+    outcome: Literal["played", "retired", "walkover"]
 
 
 @attrs.frozen
