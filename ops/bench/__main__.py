@@ -61,6 +61,14 @@ async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
         s["player"] = (await conn.fetchval(
             "SELECT p.name FROM players p JOIN player_totals t ON t.player_id = p.id ORDER BY t.matches DESC LIMIT 1"))
         s["year"] = str(dt.datetime.now(dt.timezone.utc).year)
+        # the busiest player, the opponent they met most often, their latest year, a long-reigning number one
+        s["player_id"] = await conn.fetchval("SELECT player_id FROM player_totals ORDER BY matches DESC, player_id LIMIT 1")
+        s["rival_id"] = await conn.fetchval(
+            "SELECT opponent FROM player_opponents WHERE player_id = $1 AND scope = 'all' "
+            "ORDER BY meetings DESC, opponent LIMIT 1", s["player_id"])
+        s["player_year"] = str(await conn.fetchval("SELECT max(year) FROM player_match WHERE player_id = $1",
+                                                   s["player_id"]))
+        s["number_one"] = await conn.fetchval("SELECT player1 FROM number_one_reigns ORDER BY weeks DESC, first_day LIMIT 1")
         return keys, s
     finally:
         await conn.close()
@@ -98,6 +106,23 @@ def sample_paths(s: dict[str, str]) -> dict[str, str]:
         "/v1/events/{id}": f"/v1/events/{s['event']}",
         "/v1/calendar": f"/v1/calendar?year={s['year']}",
         "/v1/series": "/v1/series",
+        # Archive: players, rankings, analyses
+        "/v1/players": "/v1/players?gender=W",
+        "/v1/players/{id}": f"/v1/players/{s['number_one']}",
+        "/v1/players/{id}/rankings": f"/v1/players/{s['number_one']}/rankings",
+        "/v1/rankings": "/v1/rankings?discipline=MS",
+        "/v1/rankings/number-ones": "/v1/rankings/number-ones?discipline=WS",
+        "/v1/analysis/seeds": "/v1/analysis/seeds?discipline=MS",
+        "/v1/analysis/deciders": "/v1/analysis/deciders?by=year",
+        "/v1/analysis/records": "/v1/analysis/records?type=longest_win_streak",
+        "/v1/players/{id}/matches": f"/v1/players/{s['player_id']}/matches?year={s['player_year']}",
+        "/v1/players/{id}/partners": f"/v1/players/{s['player_id']}/partners",
+        "/v1/players/{id}/opponents": f"/v1/players/{s['player_id']}/opponents",
+        "/v1/players/{id}/titles": f"/v1/players/{s['player_id']}/titles",
+        "/v1/players/{id}/form": f"/v1/players/{s['player_id']}/form",
+        "/v1/players/{id}/stats": f"/v1/players/{s['player_id']}/stats?from=2010&to=2026",
+        "/v1/players/{id}/schedule": f"/v1/players/{s['player_id']}/schedule",
+        "/v1/h2h": f"/v1/h2h?player1={s['player_id']}&player2={s['rival_id']}",
     }
 
 
