@@ -1,0 +1,163 @@
+-- name: live-feed-world
+-- Which world is loaded (seed, scale, as_of), as one text; the feed starts afresh on another.
+SELECT coalesce(string_agg(key || '=' || value, '|' ORDER BY key), '') FROM world_meta
+WHERE key IN ('seed', 'scale', 'as_of');
+
+-- name: live-feed-as-of
+-- The day the world was generated as of (YYYY-MM-DD), null when unknown.
+SELECT value FROM world_meta WHERE key = 'as_of';
+
+-- name: live-feed-state-get
+-- The feed's saved position: the world it played and the moment it played it up to.
+SELECT world, played_to FROM live_feed_state;
+
+-- name: live-feed-state-save
+-- Saves the feed's position; returns nothing useful.
+INSERT INTO live_feed_state (id, world, played_to) VALUES (true, :world, :played_to)
+ON CONFLICT (id) DO UPDATE SET world = EXCLUDED.world, played_to = EXCLUDED.played_to;
+
+-- name: live-feed-forget-matches
+-- Drops the per-match play state (another world was loaded); returns nothing useful.
+DELETE FROM live_feed_matches;
+
+-- name: live-feed-forget-corrections
+-- Drops pending corrections (another world was loaded); returns nothing useful.
+DELETE FROM live_feed_corrections;
+
+-- name: live-feed-adopt
+-- Takes on every match in play that the feed is not playing yet (the generator left it live):
+-- its rallies so far are counted and its next rally is due at :t. Returns the ids adopted.
+INSERT INTO live_feed_matches (match_id, rally_no, next_at)
+SELECT m.id, (SELECT count(*) FROM rallies r WHERE r.match_id = m.id), :t
+FROM matches m
+WHERE m.status = 'live' AND NOT EXISTS (SELECT 1 FROM live_feed_matches f WHERE f.match_id = m.id)
+ON CONFLICT (match_id) DO NOTHING
+RETURNING match_id;
+
+-- name: live-feed-due-starts
+-- Scheduled matches (both sides known) whose start time has come by :t, earliest first.
+SELECT id, start_at FROM matches
+WHERE status = 'scheduled' AND start_at <= :t AND cardinality(side1) > 0 AND cardinality(side2) > 0
+ORDER BY start_at, id
+LIMIT 500;
+
+-- name: live-feed-start
+-- Puts a scheduled match in play with no points yet and starts playing it; returns its id.
+WITH started AS (
+    UPDATE matches SET status = 'live', g1 = '{}', g2 = '{}' WHERE id = :match_id AND status = 'scheduled'
+    RETURNING id
+)
+INSERT INTO live_feed_matches (match_id, rally_no, next_at)
+SELECT id, 0, :next_at FROM started
+ON CONFLICT (match_id) DO NOTHING
+RETURNING match_id;
+
+-- name: live-feed-due
+-- Matches the feed plays whose next rally is due by :t.
+SELECT match_id FROM live_feed_matches WHERE next_at <= :t ORDER BY next_at, match_id;
+
+-- name: live-feed-load
+-- One match being played: its draw place, score, sides' strengths, feed state and last rally.
+SELECT m.id, m.tournament_id, m.discipline, m.sport_class, m.round_code, m.position, m.tie_id, m.status,
+       m.day, m.start_at, m.g1, m.g2, m.side1, m.side2, m.seed1, m.seed2,
+       (SELECT avg(p.strength) FROM players p WHERE p.id = ANY(m.side1))::float8 AS s1,
+       (SELECT avg(p.strength) FROM players p WHERE p.id = ANY(m.side2))::float8 AS s2,
+       f.rally_no, f.next_at, lr.game AS last_game, lr.rally AS last_rally, lr.winner AS last_winner
+FROM matches m
+JOIN live_feed_matches f ON f.match_id = m.id
+LEFT JOIN LATERAL (SELECT r.game, r.rally, r.winner FROM rallies r WHERE r.match_id = m.id
+                   ORDER BY r.game DESC, r.rally DESC LIMIT 1) lr ON true
+WHERE m.id = :match_id;
+
+-- name: live-feed-forget-match
+-- Stops playing a match (finished, or gone with a world reload); returns nothing useful.
+DELETE FROM live_feed_matches WHERE match_id = :match_id;
+
+-- name: live-feed-rallies-insert
+-- Appends rallies of a match (parallel arrays); returns nothing useful.
+INSERT INTO rallies (match_id, game, rally, server, winner, score1, score2)
+SELECT :match_id, g, r, s, w, a, b
+FROM unnest(:games::smallint[], :rallies::smallint[], :servers::smallint[], :winners::smallint[],
+            :score1::smallint[], :score2::smallint[]) AS t(g, r, s, w, a, b)
+ON CONFLICT DO NOTHING;
+
+-- name: live-feed-score
+-- Writes the score so far and the feed's next rally time; returns nothing useful.
+WITH f AS (UPDATE live_feed_matches SET rally_no = :rally_no, next_at = :next_at WHERE match_id = :match_id)
+UPDATE matches SET g1 = :g1, g2 = :g2 WHERE id = :match_id;
+
+-- name: live-feed-finish
+-- Writes a finished match (score as published, winner, end time); returns nothing useful.
+UPDATE matches SET g1 = :g1, g2 = :g2, winner = :winner, outcome = 'played', status = 'finished', end_at = :end_at
+WHERE id = :match_id;
+
+-- name: live-feed-margins
+-- Each bookmaker's margin on the match-winner market of a match.
+SELECT bookmaker, (1 / open1 + 1 / open2 - 1)::float8 AS margin
+FROM odds WHERE match_id = :match_id AND market = 'winner' ORDER BY bookmaker;
+
+-- name: live-feed-prices
+-- Writes in-play prices of a match, bookmaker by bookmaker (parallel arrays); returns nothing useful.
+INSERT INTO live_prices (match_id, bookmaker, price1, price2, updated_at)
+SELECT :match_id, b, p1, p2, :at
+FROM unnest(:books::text[], :price1::numeric[], :price2::numeric[]) AS t(b, p1, p2)
+ON CONFLICT (match_id, bookmaker) DO UPDATE SET price1 = EXCLUDED.price1, price2 = EXCLUDED.price2,
+                                                updated_at = EXCLUDED.updated_at;
+
+-- name: live-feed-prices-drop
+-- Drops a finished match's in-play prices; returns nothing useful.
+DELETE FROM live_prices WHERE match_id = :match_id;
+
+-- name: live-feed-round
+-- The two matches at :pos_a and :pos_b of a round of a draw (the pair feeding one match of the next round).
+SELECT id, position, status, winner, side1, side2, seed1, seed2, end_at
+FROM matches
+WHERE tournament_id = :tournament_id AND discipline = :discipline
+  AND sport_class IS NOT DISTINCT FROM :sport_class::text AND round_code = :round_code AND tie_id IS NULL
+  AND position IN (:pos_a, :pos_b)
+ORDER BY position;
+
+-- name: live-feed-match-insert
+-- Schedules a match of the next round (nothing when it is already there); returns its id.
+INSERT INTO matches (id, event_id, tournament_id, discipline, sport_class, round_code, round_name, position,
+                     side1, side2, seed1, seed2, status, day, start_at)
+VALUES (:id, :event_id, :tournament_id, :discipline, :sport_class, :round_code, :round_name, :position,
+        :side1, :side2, :seed1, :seed2, 'scheduled', :day, :start_at)
+ON CONFLICT DO NOTHING
+RETURNING id;
+
+-- name: live-feed-odds-insert
+-- Opening prices of a newly scheduled match, bookmaker by bookmaker (closing = opening until it starts).
+INSERT INTO odds (match_id, bookmaker, market, line, open1, open2, close1, close2)
+SELECT :match_id, b, 'winner', NULL, p1, p2, p1, p2
+FROM unnest(:books::text[], :price1::numeric[], :price2::numeric[]) AS t(b, p1, p2)
+ON CONFLICT DO NOTHING;
+
+-- name: live-feed-correction-plan
+-- Notes that a result was published with a slip, to be corrected at :due_at; returns nothing useful.
+INSERT INTO live_feed_corrections (match_id, due_at, true_g1, true_g2) VALUES (:match_id, :due_at, :true_g1, :true_g2)
+ON CONFLICT (match_id) DO NOTHING;
+
+-- name: live-feed-corrections-due
+-- Slipped results whose correction is due by :t, with the true score.
+SELECT c.match_id, c.true_g1, c.true_g2, m.g1, m.g2, m.winner
+FROM live_feed_corrections c JOIN matches m ON m.id = c.match_id
+WHERE c.due_at <= :t AND m.status = 'finished'
+ORDER BY c.due_at, c.match_id;
+
+-- name: live-feed-correct
+-- Corrects a finished result to the true score, keeping the published one in corrections; returns the match id.
+WITH old AS (
+    INSERT INTO corrections (match_id, corrected_at, old_g1, old_g2, old_winner)
+    SELECT id, :at, g1, g2, winner FROM matches WHERE id = :match_id
+    ON CONFLICT DO NOTHING
+), done AS (
+    DELETE FROM live_feed_corrections WHERE match_id = :match_id
+)
+UPDATE matches SET g1 = :g1, g2 = :g2 WHERE id = :match_id
+RETURNING id;
+
+-- name: live-feed-strengths
+-- The average hidden strength of the players of each side (drives the engine; never served).
+SELECT (SELECT avg(strength) FROM players WHERE id = ANY(:side1::text[]))::float8 AS s1,
+       (SELECT avg(strength) FROM players WHERE id = ANY(:side2::text[]))::float8 AS s2;

@@ -1,0 +1,210 @@
+"""The live feed: plays the world forward from its as-of moment.
+
+One per deployment: every worker runs this component, and the one holding a PostgreSQL
+advisory lock (on a dedicated connection, so it is released when that worker dies) plays;
+the others try again every LOCK_RETRY_S. Started long after the world was generated, it
+first catches up (plays the missed time at full speed, CATCHUP_STEP at a time), then plays
+in real time (times `speed`, from SVC_LIVE_SPEED / `serve --live-speed`).
+
+A step at world time t: scheduled matches whose start has come go live; every match in
+play plays the rallies due by t; results published with a slip are corrected when due.
+Each match's step is one transaction holding its rows, the change log row (stream), the
+outbox row (webhooks: match.started on the first rally, match.finished,
+result.corrected) and the NOTIFY. A finished match schedules the next round's match once
+both of its feeders are done (ids as the generator makes them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+import asyncpg
+import trio
+
+from svc.clock import Clock
+from svc.db import Database, DatabaseUnavailable
+from svc.sqlfiles import Q
+from svc.world import engine
+from svc.world.generate import ROUND_NAMES, make_id
+
+from . import play
+from .changes import publish, run
+
+log = logging.getLogger("svc_live.feed")
+
+FEED_LOCK = 0x11FE_FEED    # advisory lock: who runs the feed
+LOCK_RETRY_S = 10          # a standby worker asks for the lock this often
+TICK_S = 1.0               # live: a step every second (rallies are ~30 s apart)
+CATCHUP_STEP = dt.timedelta(minutes=5)  # catching up: world time played per step
+NEXT_ROUND_GAP = dt.timedelta(minutes=30)  # from the later feeder's end to the next match (generator's rule)
+KNOCKOUT = ("R128", "R64", "R32", "R16", "QF", "SF", "F")
+
+
+@asynccontextmanager
+async def feed_lock(db: Database) -> AsyncIterator[asyncpg.Connection | None]:
+    """A dedicated connection holding the feed's lock, or None when another worker has it."""
+    conn = await db._call(lambda: asyncpg.connect(db.url))
+    try:
+        got = await db._call(lambda: conn.fetchval("SELECT pg_try_advisory_lock($1)", FEED_LOCK))
+        yield conn if got else None
+    finally:
+        with trio.CancelScope(shield=True):
+            try:  # closing the session releases the lock
+                await db._call(lambda: conn.close(timeout=5))
+            except Exception:
+                conn.terminate()
+
+
+def _rules(row: Any) -> engine.Rules:
+    return engine.era_rules(row["discipline"], row["day"] or row["start_at"].date())
+
+
+class Feed:
+    def __init__(self, db: Database, clock: Clock, *, speed: float = 1.0) -> None:
+        self.db = db
+        self.clock = clock
+        self.speed = speed
+        self.position: dt.datetime | None = None  # world time played up to
+        self.playing = False
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        task_status.started(self)
+        while True:
+            try:
+                async with feed_lock(self.db) as lock:
+                    if lock is not None:
+                        log.info("this worker runs the live feed (speed %.1f)", self.speed)
+                        self.playing = True
+                        await self._play(lock)
+            except DatabaseUnavailable as exc:
+                log.warning("live feed lost the database (%s); trying again", exc)
+            finally:
+                self.playing = False
+            await trio.sleep(LOCK_RETRY_S)
+
+    # -- the loop ---------------------------------------------------------------------
+    async def _play(self, lock: asyncpg.Connection) -> None:
+        world = await self.db.fetchval(Q.live_feed_world)
+        state = await self.db.fetchrow(Q.live_feed_state_get)
+        if state is not None and state["world"] == world:
+            position = state["played_to"]
+        else:
+            await self.db.execute(Q.live_feed_forget_matches)
+            await self.db.execute(Q.live_feed_forget_corrections)
+            as_of = await self.db.fetchval(Q.live_feed_as_of)
+            day = dt.date.fromisoformat(as_of) if as_of else self.clock.today()
+            position = dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.timezone.utc)  # the generator's "now"
+        self.world = world
+        # catch up: the missed time at full speed
+        while position + CATCHUP_STEP < self.clock.now():
+            position += CATCHUP_STEP
+            await self.step(position)
+        # then live, `speed` seconds of play per second
+        anchor_real, anchor_world = self.clock.timestamp(), max(position, self.clock.now())
+        while True:
+            await self.step(anchor_world + dt.timedelta(seconds=(self.clock.timestamp() - anchor_real) * self.speed))
+            await self.db._call(lambda: lock.fetchval("SELECT 1"))  # still holding the lock's session
+            await trio.sleep(TICK_S)
+
+    async def step(self, t: dt.datetime) -> None:
+        """Play the world up to `t`."""
+        now = self.clock.now()
+        await self.db.fetch(Q.live_feed_adopt, t=t)
+        for row in await self.db.fetch(Q.live_feed_due_starts, t=t):
+            await self.db.execute(Q.live_feed_start, match_id=row["id"], next_at=row["start_at"])
+        for row in await self.db.fetch(Q.live_feed_due, t=t):
+            await self.db.transaction(lambda conn, mid=row["match_id"]: self._play_match(conn, mid, t, now))
+        for row in await self.db.fetch(Q.live_feed_corrections_due, t=t):
+            await self.db.transaction(lambda conn, r=row: self._correct(conn, r, t, now))
+        await self.db.execute(Q.live_feed_state_save, world=getattr(self, "world", ""), played_to=t)
+        self.position = t
+
+    # -- one match (asyncpg side: inside one transaction) --------------------------------
+    async def _play_match(self, conn: asyncpg.Connection, match_id: str, t: dt.datetime, now: dt.datetime) -> None:
+        rows = await run(conn, Q.live_feed_load, match_id=match_id)
+        if not rows or rows[0]["status"] != "live":
+            await run(conn, Q.live_feed_forget_match, match_id=match_id)
+            return
+        m = rows[0]
+        g1, g2 = list(m["g1"]), list(m["g2"])
+        in_game = m["last_rally"] if m["last_game"] is not None and m["last_game"] == len(g1) else 0
+        first_server = 1 if play.named_rng(match_id, "toss").random() < 0.5 else 2
+        st = play.Play(match_id=match_id, g1=g1, g2=g2, server=m["last_winner"] or first_server,
+                       rally_no=m["rally_no"], rally_in_game=in_game or 0, next_at=m["next_at"])
+        p1 = engine.rally_chance(m["s1"] or 0.0, m["s2"] or 0.0)
+        started = st.rally_no == 0
+        play.play_until(st, p1, _rules(m), t)
+        if not st.rallies:
+            return
+        cols = list(zip(*st.rallies))
+        await run(conn, Q.live_feed_rallies_insert, match_id=match_id, games=list(cols[0]), rallies=list(cols[1]),
+                  servers=list(cols[2]), winners=list(cols[3]), score1=list(cols[4]), score2=list(cols[5]))
+        if st.winner is None:
+            await run(conn, Q.live_feed_score, match_id=match_id, g1=st.g1, g2=st.g2, rally_no=st.rally_no,
+                      next_at=st.next_at)
+            await self._prices(conn, match_id, play.match_chance(st, p1), now)
+            await publish(conn, match_id, "started" if started else "score", now)
+            return
+        published = play.slip(match_id, st.g1, st.g2)
+        g1p, g2p = published or (st.g1, st.g2)
+        await run(conn, Q.live_feed_finish, match_id=match_id, g1=g1p, g2=g2p, winner=st.winner, end_at=st.ended_at)
+        await run(conn, Q.live_feed_forget_match, match_id=match_id)
+        await run(conn, Q.live_feed_prices_drop, match_id=match_id)
+        if published is not None:
+            lo, hi = play.CORRECT_AFTER_MIN
+            due = st.ended_at + dt.timedelta(minutes=play.named_rng(match_id, "due").randint(lo, hi))
+            await run(conn, Q.live_feed_correction_plan, match_id=match_id, due_at=due, true_g1=st.g1, true_g2=st.g2)
+        if started:
+            await publish(conn, match_id, "started", now)
+        await publish(conn, match_id, "finished", now)
+        await self._next_round(conn, m, st.ended_at)
+
+    async def _prices(self, conn: asyncpg.Connection, match_id: str, chance: float, now: dt.datetime) -> None:
+        books = await run(conn, Q.live_feed_margins, match_id=match_id)
+        if not books:
+            return
+        quotes = [play.prices(chance, b["margin"]) for b in books]
+        await run(conn, Q.live_feed_prices, match_id=match_id, books=[b["bookmaker"] for b in books],
+                  price1=[q[0] for q in quotes], price2=[q[1] for q in quotes], at=now)
+
+    async def _next_round(self, conn: asyncpg.Connection, m: Any, ended: dt.datetime) -> None:
+        """Schedule the match these two feeders lead to, once both are finished."""
+        code = m["round_code"]
+        if m["tie_id"] is not None or code not in KNOCKOUT[:-1]:
+            return  # team ties, group stages, finals and bronze matches lead nowhere here
+        pos = m["position"]
+        pair = (pos, pos + 1) if pos % 2 else (pos - 1, pos)
+        feeders = await run(conn, Q.live_feed_round, tournament_id=m["tournament_id"], discipline=m["discipline"],
+                            sport_class=m["sport_class"], round_code=code, pos_a=pair[0], pos_b=pair[1])
+        if len(feeders) != 2 or any(f["status"] != "finished" or f["winner"] is None for f in feeders):
+            return
+        sides = [(f["side1"], f["seed1"]) if f["winner"] == 1 else (f["side2"], f["seed2"]) for f in feeders]
+        nxt = KNOCKOUT[KNOCKOUT.index(code) + 1]
+        position = (pos + 1) // 2
+        key = (m["tournament_id"], m["discipline"], m["sport_class"], nxt, position, None, None)
+        latest = max(f["end_at"] or ended for f in feeders) + NEXT_ROUND_GAP
+        start = latest.replace(second=0, microsecond=0) + dt.timedelta(minutes=5 - latest.minute % 5)
+        new = await run(conn, Q.live_feed_match_insert, id=make_id("mt_", *key), event_id=make_id("ev_", *key),
+                        tournament_id=m["tournament_id"], discipline=m["discipline"], sport_class=m["sport_class"],
+                        round_code=nxt, round_name=ROUND_NAMES[nxt], position=position,
+                        side1=list(sides[0][0]), side2=list(sides[1][0]), seed1=sides[0][1], seed2=sides[1][1],
+                        day=start.date(), start_at=start)
+        if not new:
+            return
+        books = await run(conn, Q.live_feed_margins, match_id=m["id"])
+        if books:  # priced like its feeders: the same bookmakers, prices from the sides' strengths
+            s = (await run(conn, Q.live_feed_strengths, side1=list(sides[0][0]), side2=list(sides[1][0])))[0]
+            p1 = engine.rally_chance(s["s1"] or 0.0, s["s2"] or 0.0)
+            chance = play.match_chance(play.Play(new[0]["id"], [], [], 1, 0, 0, start), p1)
+            quotes = [play.prices(chance, b["margin"]) for b in books]
+            await run(conn, Q.live_feed_odds_insert, match_id=new[0]["id"], books=[b["bookmaker"] for b in books],
+                      price1=[q[0] for q in quotes], price2=[q[1] for q in quotes])
+
+    async def _correct(self, conn: asyncpg.Connection, row: Any, t: dt.datetime, now: dt.datetime) -> None:
+        done = await run(conn, Q.live_feed_correct, match_id=row["match_id"], g1=list(row["true_g1"]),
+                         g2=list(row["true_g2"]), at=t)
+        if done:
+            await publish(conn, row["match_id"], "corrected", now)
