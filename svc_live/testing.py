@@ -121,20 +121,30 @@ async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock:
 
     app = create_app(db_url, clock=clock, pool_size=4, components=[stoppable(c) for c in components])
     if mock_clock is not None:
+        _RUNNING[id(mock_clock)] = _RUNNING.get(id(mock_clock), 0) + 1
         mock_clock.autojump_threshold = float("inf")
-    async with app.test_app():
-        if mock_clock is not None:
-            mock_clock.autojump_threshold = step
-        try:
-            async with trio.open_nursery() as requests:  # the app's side of each request
-                transport = StreamingASGITransport(app, requests)
-                async with httpx.AsyncClient(transport=transport, base_url="http://live.test") as client:
-                    yield app, client
-                requests.cancel_scope.cancel()  # streams still open
-        finally:
-            for scope in scopes:
-                scope.cancel()
-            for done in ended:  # their cleanup (slot releases) uses the database: let it finish first
-                await done.wait()
+    try:
+        async with app.test_app():
             if mock_clock is not None:
-                mock_clock.autojump_threshold = float("inf")
+                mock_clock.autojump_threshold = step
+            try:
+                async with trio.open_nursery() as requests:  # the app's side of each request
+                    transport = StreamingASGITransport(app, requests)
+                    async with httpx.AsyncClient(transport=transport, base_url="http://live.test") as client:
+                        yield app, client
+                    requests.cancel_scope.cancel()  # streams still open
+            finally:
+                for scope in scopes:
+                    scope.cancel()
+                for done in ended:  # their cleanup (slot releases) uses the database: let it finish first
+                    await done.wait()
+                if mock_clock is not None:
+                    mock_clock.autojump_threshold = float("inf")
+    finally:
+        if mock_clock is not None:
+            _RUNNING[id(mock_clock)] -= 1
+            if _RUNNING[id(mock_clock)]:  # another app still runs on this clock: time moves on
+                mock_clock.autojump_threshold = step
+
+
+_RUNNING: dict[int, int] = {}  # apps running per mock clock (several may share one test)
