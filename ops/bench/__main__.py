@@ -69,6 +69,20 @@ async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
         s["player_year"] = str(await conn.fetchval("SELECT max(year) FROM player_match WHERE player_id = $1",
                                                    s["player_id"]))
         s["number_one"] = await conn.fetchval("SELECT player1 FROM number_one_reigns ORDER BY weeks DESC, first_day LIMIT 1")
+        # places, editions and matches
+        s["country"] = await conn.fetchval("SELECT code FROM country_stats ORDER BY titles DESC, code LIMIT 1")
+        s["rallies_event"] = await conn.fetchval(
+            "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND EXISTS "
+            "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC, m.id LIMIT 1")
+        s["venue"] = await conn.fetchval("SELECT id FROM venue_stats ORDER BY editions DESC, id LIMIT 1")
+        s["medal_edition"] = await conn.fetchval(
+            "SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date ORDER BY year DESC, id LIMIT 1")
+        s["big_edition"] = await conn.fetchval(
+            "SELECT tournament_id FROM matches GROUP BY tournament_id ORDER BY count(*) DESC, tournament_id LIMIT 1")
+        s["team_edition"] = await conn.fetchval(
+            "SELECT id FROM tournaments WHERE team AND end_date < current_date ORDER BY year DESC, id LIMIT 1")
+        s["final"] = await conn.fetchval(
+            "SELECT id FROM matches WHERE round_code = 'F' AND status = 'finished' ORDER BY day DESC, id LIMIT 1")
         return keys, s
     finally:
         await conn.close()
@@ -106,6 +120,19 @@ def sample_paths(s: dict[str, str]) -> dict[str, str]:
         "/v1/events/{id}": f"/v1/events/{s['event']}",
         "/v1/calendar": f"/v1/calendar?year={s['year']}",
         "/v1/series": "/v1/series",
+        # Archive: places, editions, matches
+        "/v1/countries/{code}": f"/v1/countries/{s['country']}",
+        "/v1/events/{id}/points": f"/v1/events/{s['rallies_event']}/points",
+        "/v1/venues": "/v1/venues",
+        "/v1/venues/{id}": f"/v1/venues/{s['venue']}",
+        "/v1/locations": "/v1/locations",
+        "/v1/series/{slug}/champions": "/v1/series/all-england/champions",
+        "/v1/tournaments": "/v1/tournaments",
+        "/v1/tournaments/{id}": f"/v1/tournaments/{s['medal_edition']}",
+        "/v1/tournaments/{id}/draw": f"/v1/tournaments/{s['big_edition']}/draw?discipline=MS",
+        "/v1/tournaments/{id}/ties": f"/v1/tournaments/{s['team_edition']}/ties",
+        "/v1/matches": "/v1/matches",
+        "/v1/matches/{id}": f"/v1/matches/{s['final']}",
         # Archive: players, rankings, analyses
         "/v1/players": "/v1/players?gender=W",
         "/v1/players/{id}": f"/v1/players/{s['number_one']}",
