@@ -181,6 +181,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--only", default="", help="only endpoints whose path contains this")
     ap.add_argument("--no-bridge", action="store_true")
+    ap.add_argument("--no-cache", action="store_true", help="serve without the answer cache (every answer from SQL)")
     args = ap.parse_args()
     clients = [int(c) for c in args.clients.split(",")]
 
@@ -193,7 +194,8 @@ def main() -> int:
     missing = [ep.path for ep in REGISTRY if ep.path not in paths]
     if missing:
         print(f"no sample request for: {', '.join(missing)}", file=sys.stderr)
-    env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(settings.home)}
+    env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(settings.home),
+           "SVC_CACHE": "0" if args.no_cache else "1", "SVC_HOOKS": "0"}
     svc_port, bare_port = free_port(), free_port()
     procs = [
         start([sys.executable, "-m", "svc", "serve", "--port", str(svc_port), "--workers", str(args.workers)], env),
@@ -201,7 +203,8 @@ def main() -> int:
                "--bind", f"127.0.0.1:{bare_port}", "bare_asgi:app"], env, cwd=ROOT / "ops" / "bench"),
     ]
     lines = [f"# ops/bench {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC",
-             f"{os.cpu_count()} cores, {args.workers} Hypercorn trio worker(s) each side, {args.seconds:g} s per row", ""]
+             f"{os.cpu_count()} cores, {args.workers} Hypercorn trio worker(s) each side, {args.seconds:g} s per row, "
+             f"answer cache {'off' if args.no_cache else 'on'}", ""]
     try:
         wait_up(svc_port, "/v1/openapi.json")
         wait_up(bare_port, "/")
