@@ -195,7 +195,7 @@ def main() -> int:
     if missing:
         print(f"no sample request for: {', '.join(missing)}", file=sys.stderr)
     env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(settings.home),
-           "SVC_CACHE": "0" if args.no_cache else "1", "SVC_HOOKS": "0"}
+           "SVC_CACHE": "0" if args.no_cache else "1"}
     svc_port, bare_port = free_port(), free_port()
     procs = [
         start([sys.executable, "-m", "svc", "serve", "--port", str(svc_port), "--workers", str(args.workers)], env),
