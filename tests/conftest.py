@@ -160,3 +160,18 @@ async def client(db_url):
     app = create_app(db_url, clock=Clock(start=NOON), pool_size=4)
     async with app.test_app() as test_app:
         yield Client(test_app.test_client())
+
+
+async def walk(client, key, path, per_page, **params):
+    """Follow next_cursor to the end; return every item and the first page's meta (after
+    checking the walk returned as many items as meta.total announced)."""
+    r = await client.get(path, key, per_page=per_page, **params)
+    assert r.status_code == 200, r.json_body
+    first_meta = r.json_body["meta"]
+    items = list(r.json_body["data"])
+    while r.json_body["meta"]["next_cursor"]:
+        r = await client.get(path, key, per_page=per_page, cursor=r.json_body["meta"]["next_cursor"], **params)
+        assert r.status_code == 200, r.json_body
+        items += r.json_body["data"]
+    assert len(items) == first_meta["total"]
+    return items, first_meta

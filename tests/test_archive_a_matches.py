@@ -4,20 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import make_key, sql
+from conftest import make_key, sql, walk
 
 
-async def walk(client, key, path, per_page, **params):
-    """Follow next_cursor to the end; return every item and the first page's meta."""
-    r = await client.get(path, key, per_page=per_page, **params)
-    assert r.status_code == 200, r.json_body
-    first_meta = r.json_body["meta"]
-    items = list(r.json_body["data"])
-    while r.json_body["meta"]["next_cursor"]:
-        r = await client.get(path, key, per_page=per_page, cursor=r.json_body["meta"]["next_cursor"], **params)
-        assert r.status_code == 200, r.json_body
-        items += r.json_body["data"]
-    return items, first_meta
 
 
 @pytest.fixture

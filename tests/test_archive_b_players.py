@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from conftest import make_key, sql
+from conftest import make_key, sql, walk
 
 ITEM_FIELDS = {"id", "name", "slug", "country", "gender", "first_year", "last_year", "matches", "wins"}
 PROFILE_FIELDS = ITEM_FIELDS | {"by_discipline", "career_high", "number_one", "born", "hand", "height_cm", "coach"}
@@ -22,15 +22,6 @@ def key(db_url):
     return make_key(db_url, "live")  # above Archive: every endpoint here, and room for many calls
 
 
-async def walk(client, key, path, per_page, **params):
-    r = await client.get(path, key, per_page=per_page, **params)
-    assert r.status_code == 200, r.json_body
-    items, meta = list(r.json_body["data"]), r.json_body["meta"]
-    while r.json_body["meta"]["next_cursor"]:
-        r = await client.get(path, key, per_page=per_page, cursor=r.json_body["meta"]["next_cursor"], **params)
-        assert r.status_code == 200, r.json_body
-        items += r.json_body["data"]
-    return items, meta
 
 
 def played_counts(db_url, player_id):

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from conftest import NOON, make_key, sql
+from conftest import NOON, make_key, sql, walk
 
 TODAY = NOON.date()
 DISCIPLINES = ("MS", "WS", "MD", "WD", "XD")
@@ -20,15 +20,6 @@ def key(db_url):
     return make_key(db_url, "live")
 
 
-async def walk(client, key, path, per_page, **params):
-    r = await client.get(path, key, per_page=per_page, **params)
-    assert r.status_code == 200, r.json_body
-    items, meta = list(r.json_body["data"]), r.json_body["meta"]
-    while r.json_body["meta"]["next_cursor"]:
-        r = await client.get(path, key, per_page=per_page, cursor=r.json_body["meta"]["next_cursor"], **params)
-        assert r.status_code == 200, r.json_body
-        items += r.json_body["data"]
-    return items, meta
 
 
 def list_in_force(db_url, discipline, day):

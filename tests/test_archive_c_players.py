@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import make_key, sql
+from conftest import make_key, sql, walk
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
 RALLY_POINT_FROM = dt.date(2006, 8, 1)  # 21-point rally scoring; extended games count from here
@@ -40,18 +40,6 @@ def doubles_player(db_url):
         GROUP BY p ORDER BY 2 DESC, p LIMIT 1""")[0]["p"]
 
 
-async def walk(client, key, path, per_page, **params):
-    """Follow next_cursor to the end; return every item."""
-    r = await client.get(path, key, per_page=per_page, **params)
-    assert r.status_code == 200, r.json_body
-    items = list(r.json_body["data"])
-    total = r.json_body["meta"]["total"]
-    while r.json_body["meta"]["next_cursor"]:
-        r = await client.get(path, key, per_page=per_page, cursor=r.json_body["meta"]["next_cursor"], **params)
-        assert r.status_code == 200, r.json_body
-        items += r.json_body["data"]
-    assert len(items) == total
-    return items
 
 
 def side_of(match: dict, player: str) -> int:
@@ -135,7 +123,7 @@ async def test_limits_are_applied(client, busiest, key):
 
 # -- matches -----------------------------------------------------------------------------
 async def test_matches_walk_returns_every_match_once_newest_first(client, db_url, busiest, key):
-    items = await walk(client, key, f"/v1/players/{busiest}/matches", 7)
+    items = (await walk(client, key, f"/v1/players/{busiest}/matches", 7))[0]
     ids = [m["id"] for m in items]
     expected = {r["id"] for r in sql(db_url, "SELECT id FROM matches WHERE $1 = ANY(side1 || side2)", busiest)}
     assert len(ids) == len(set(ids)) and set(ids) == expected
@@ -148,7 +136,7 @@ async def test_matches_walk_returns_every_match_once_newest_first(client, db_url
 async def test_matches_filters(client, db_url, busiest, key):
     row = sql(db_url, """SELECT t.year, m.discipline, count(*) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id
                          WHERE $1 = ANY(m.side1 || m.side2) GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1""", busiest)[0]
-    items = await walk(client, key, f"/v1/players/{busiest}/matches", 50, year=row["year"], discipline=row["discipline"])
+    items = (await walk(client, key, f"/v1/players/{busiest}/matches", 50, year=row["year"], discipline=row["discipline"]))[0]
     assert len(items) == row["n"]
     assert {m["tournament"]["year"] for m in items} == {row["year"]}
     assert {m["discipline"] for m in items} == {row["discipline"]}
@@ -209,7 +197,7 @@ async def test_stats_agree_with_the_players_matches(client, db_url, busiest, key
         busiest = sql(db_url, """
             SELECT p FROM matches m, unnest(m.side1 || m.side2) AS p WHERE m.status = 'finished'
             GROUP BY p HAVING bool_or(m.outcome = $1) ORDER BY count(*) DESC, p LIMIT 1""", who)[0]["p"]
-    matches = await walk(client, key, f"/v1/players/{busiest}/matches", 200)
+    matches = (await walk(client, key, f"/v1/players/{busiest}/matches", 200))[0]
     e = expected_stats(matches, busiest)
     r = await client.get(f"/v1/players/{busiest}/stats", key)
     assert r.status_code == 200
@@ -241,7 +229,7 @@ async def test_stats_wins_equal_won_matches_for_the_same_filters(client, db_url,
         JOIN tournaments t ON t.id = m.tournament_id WHERE m.status = 'finished' ORDER BY 1, 2, 3 LIMIT 12""")
     assert combos
     for c in combos:
-        items = await walk(client, key, f"/v1/players/{c['p']}/matches", 200, year=c["year"], discipline=c["discipline"])
+        items = (await walk(client, key, f"/v1/players/{c['p']}/matches", 200, year=c["year"], discipline=c["discipline"]))[0]
         won = sum(1 for m in items if m["winner"] == side_of(m, c["p"]))
         finished = sum(1 for m in items if m["status"] == "finished")
         r = await client.get(f"/v1/players/{c['p']}/stats", key, discipline=c["discipline"], from_=c["year"], to=c["year"])
@@ -252,7 +240,7 @@ async def test_stats_wins_equal_won_matches_for_the_same_filters(client, db_url,
 
 
 async def test_stats_of_a_range_add_up_and_an_empty_range_has_no_rates(client, busiest, key):
-    years = [m["tournament"]["year"] for m in await walk(client, key, f"/v1/players/{busiest}/matches", 200)]
+    years = [m["tournament"]["year"] for m in (await walk(client, key, f"/v1/players/{busiest}/matches", 200))[0]]
     cut = sorted(set(years))[len(set(years)) // 2]
     whole = (await client.get(f"/v1/players/{busiest}/stats", key)).json_body["data"][0]
     early = (await client.get(f"/v1/players/{busiest}/stats", key, to=cut - 1)).json_body["data"][0]
@@ -294,7 +282,7 @@ async def test_title_rows_are_from_the_players_side(client, db_url, key):
                        ORDER BY m.id LIMIT 1""")[0]["p"]
     rows = (await client.get(f"/v1/players/{p}/titles", key)).json_body["data"]
     assert rows
-    by_id = {m["id"]: m for m in await walk(client, key, f"/v1/players/{p}/matches", 200)}
+    by_id = {m["id"]: m for m in (await walk(client, key, f"/v1/players/{p}/matches", 200))[0]}
     for t in rows:
         m = by_id[t["match"]]
         side = side_of(m, p)
@@ -349,7 +337,7 @@ async def test_opponents_agree_with_head_to_head(client, busiest, key):
 
 
 async def test_form_is_the_latest_results_from_the_players_side(client, busiest, key):
-    matches = await walk(client, key, f"/v1/players/{busiest}/matches", 200)
+    matches = (await walk(client, key, f"/v1/players/{busiest}/matches", 200))[0]
     done = [m for m in matches if m["status"] == "finished"]
     r = await client.get(f"/v1/players/{busiest}/form", key, last=12)
     rows = r.json_body["data"]

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from conftest import NOON, make_key, sql
+from conftest import NOON, make_key, sql, walk
 
 TODAY = NOON.date()
 YESTERDAY = TODAY - dt.timedelta(days=1)
@@ -24,17 +24,6 @@ def free_only(db_url):
     return make_key(db_url, "free")
 
 
-async def walk(client, key, path, per_page, **params):
-    """Follow next_cursor to the end; return every item and the first page's meta."""
-    r = await client.get(path, key, per_page=per_page, **params)
-    assert r.status_code == 200, r.json_body
-    first_meta = r.json_body["meta"]
-    items = list(r.json_body["data"])
-    while r.json_body["meta"]["next_cursor"]:
-        r = await client.get(path, key, per_page=per_page, cursor=r.json_body["meta"]["next_cursor"], **params)
-        assert r.status_code == 200, r.json_body
-        items += r.json_body["data"]
-    return items, first_meta
 
 
 # -- search -------------------------------------------------------------------------
