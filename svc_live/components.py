@@ -18,8 +18,9 @@ SLOTS = "live_slots"
 
 
 async def hub(service, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    the_hub = Hub(service.db, service.clock)
-    service.parts[SLOTS] = Slots(service.db, service.clock)
+    slots = Slots(service.db, service.clock)
+    the_hub = Hub(service.db, service.clock, slots)
+    service.parts[SLOTS] = slots
     service.parts[HUB] = the_hub
     await the_hub.run(task_status=task_status)
 

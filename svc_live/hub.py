@@ -20,6 +20,7 @@ from svc.sqlfiles import Q
 from . import sse
 from .changes import CHANNEL
 from .listen import listening
+from .slots import RENEW_S, Slots
 
 log = logging.getLogger("svc_live.hub")
 
@@ -58,9 +59,11 @@ class Subscriber:
 
 
 class Hub:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, slots: Slots | None = None) -> None:
         self.db = db
         self.clock = clock
+        self.slots = slots or Slots(db, clock)
+        self.leases: dict[str, Callable[[], None]] = {}  # holder -> what to do when its lease was lost
         self.last_seq = 0
         self.subscribers: set[Subscriber] = set()
         self.nursery: trio.Nursery | None = None  # where the streams' sessions run
@@ -114,10 +117,29 @@ class Hub:
             if len(rows) < BATCH:
                 return
 
+    async def _renew_leases(self) -> None:
+        """Every RENEW_S, one statement renews the slot leases of every stream of this worker;
+        a stream whose lease was lost (it expired and another stream took the slot) ends."""
+        while True:
+            await trio.sleep(RENEW_S)
+            holders = list(self.leases)
+            if not holders:
+                continue
+            try:
+                kept = await self.slots.renew_many(holders)
+            except DatabaseUnavailable as exc:
+                log.warning("could not renew stream leases (%s); retrying", exc)
+                continue
+            for holder in holders:
+                if holder not in kept and holder in self.leases:
+                    log.warning("a stream lost its slot lease; ending it")
+                    self.leases.pop(holder)()
+
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         started = False
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
+            nursery.start_soon(self._renew_leases)
             while True:
                 try:
                     self._lost = False

@@ -23,7 +23,8 @@ from .changes import run
 
 MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12        # a dead holder's slot is free again after at most this long
-RENEW_S = 4         # renewed three times per lease: one slow renewal never loses the slot
+RENEW_S = 4         # renewed three times per lease: one slow renewal never loses the slot;
+                    # the hub renews all of its worker's leases in one statement
 _LOCK_CLASS = 0x11FE  # advisory lock namespace of slot claims (the key id is the second half)
 _WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
@@ -61,6 +62,11 @@ class Slots:
         got = await self.db.fetchval(Q.live_slot_renew, key_id=key_id, slot=slot, holder=holder,
                                      expires_at=self._expiry())
         return got is not None
+
+    async def renew_many(self, holders: list[str]) -> set[str]:
+        """Renews the leases of many streams in one statement; returns those still held."""
+        rows = await self.db.fetch(Q.live_slot_renew_many, holders=holders, expires_at=self._expiry())
+        return {r["holder"] for r in rows}
 
     async def release(self, key_id: int, slot: int, holder: str) -> None:
         await self.db.fetchval(Q.live_slot_release, key_id=key_id, slot=slot, holder=holder)

@@ -5,8 +5,10 @@ Event names of /v1/live/stream (also in the endpoint's description):
              status or prices (the last one of a match has status finished); `id:` is the
              change's seq, for Last-Event-ID
   heartbeat  every 15 s; data {"at": time}; no id
-  end        the connection's ~5 minutes are over (or the reader fell too far behind);
-             data {"reason", "reconnect_after_ms"}; reconnect with Last-Event-ID
+  end        the connection is over; data {"reason", "reconnect_after_ms"}, reason one of
+             time (its ~5 minutes are up), behind (the reader fell 256 changes behind),
+             slot_lost (its slot lease expired, e.g. the worker was stalled); reconnect
+             with Last-Event-ID
 """
 
 from __future__ import annotations

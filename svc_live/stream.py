@@ -1,8 +1,9 @@
 """One /v1/live/stream connection: a slot lease, what was missed, then changes as they come.
 
-The session runs in the hub's nursery as three siblings — sender, heartbeat and lease
-keeper (which is also the disconnect watcher: it ends the session when the response
-body is closed, i.e. the client went away, or when the slot's lease was lost). The first
+The session runs in the hub's nursery as three siblings — sender, heartbeat and
+disconnect watcher (which ends the session when the response body is closed, i.e. the
+client went away, or when the hub reports the slot's lease lost; the hub renews every
+lease of its worker in one statement). The first
 to finish cancels the others. The response body only reads the session's output channel,
 so nothing is ever yielded from inside a nursery.
 """
@@ -23,7 +24,7 @@ from svc.sqlfiles import Q
 from . import sse
 from .hub import Hub, Subscriber
 from .shape import live_json
-from .slots import LEASE_S, RENEW_S, Slots, new_holder
+from .slots import LEASE_S, Slots, new_holder
 
 log = logging.getLogger("svc_live.stream")
 
@@ -142,14 +143,22 @@ class Session:
                 return
 
     async def _keeper(self, done: trio.CancelScope) -> None:
-        """Renews the lease; ends the session when the client left or the lease was lost."""
-        while True:
-            with trio.move_on_after(RENEW_S):
-                await self.gone.wait()
-                break
-            if not await self.slots.renew(self.key_id, self.slot, self.holder):
-                log.warning("a stream lost its slot lease; ending it")
-                break
+        """The disconnect watcher: ends the session when the response body was closed (the
+        client went away) or the hub reports the slot's lease lost."""
+        lost = trio.Event()
+        self.hub.leases[self.holder] = lost.set
+        try:
+            async with trio.open_nursery() as watch:
+                async def wait_then_stop(event: trio.Event) -> None:
+                    await event.wait()
+                    watch.cancel_scope.cancel()
+
+                watch.start_soon(wait_then_stop, self.gone)
+                watch.start_soon(wait_then_stop, lost)
+        finally:
+            self.hub.leases.pop(self.holder, None)
+        if lost.is_set():
+            self.end_reason = "slot_lost"
         done.cancel()
 
 

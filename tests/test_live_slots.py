@@ -134,3 +134,20 @@ async def test_slow_reader_is_dropped_and_the_fast_one_gets_everything(db_url, m
                 assert [int(e.id) for _, e in fast.named("match")[before:]] == seqs
                 assert hub.dropped == 1 and len(hub.subscribers) == 1
             fast.kill.cancel()
+
+
+async def test_a_stream_whose_lease_was_taken_over_ends(db_url, mock_clock):
+    key = make_key(db_url, "live")
+    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+        reader = Reader()
+        async with trio.open_nursery() as n:
+            n.start_soon(reader.run, client, key)
+            await settle(reader)
+            # as if this worker had stalled past its lease and another stream took the slot
+            sql(db_url, "UPDATE live_stream_slots SET holder = 'elsewhere:1:x'")
+            t = trio.current_time()
+            with trio.fail_after(60):
+                await reader.closed.wait()
+        assert trio.current_time() - t <= slots_mod.RENEW_S + 1
+        assert reader.events[-1][1].event == "end" and reader.events[-1][1].json()["reason"] == "slot_lost"
+        assert sql(db_url, "SELECT holder FROM live_stream_slots")[0]["holder"] == "elsewhere:1:x"  # not released by us

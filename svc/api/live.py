@@ -18,7 +18,7 @@ STREAM_DOC = (
     "Server-Sent Events (text/event-stream). On connect every match in play is sent; then each match again "
     "the moment its score, status or prices change; a heartbeat every 15 s; after about 5 minutes the "
     "connection ends (one call). Events: `match` (data: the match as /v1/live shows it; `id:` is the change's "
-    "sequence number), `heartbeat` (data {\"at\"}), `end` (data {\"reason\": \"time\" or \"behind\", "
+    "sequence number), `heartbeat` (data {\"at\"}), `end` (data {\"reason\": \"time\", \"behind\" or \"slot_lost\", "
     "\"reconnect_after_ms\"}). Reconnect with `Last-Event-ID` to receive first what changed since (kept for "
     "10 minutes; further behind, every match in play is sent afresh). At most two streams at a time per key: "
     "a third answers 429 too_many_streams with Retry-After while the first two keep flowing. A reader that "

@@ -32,3 +32,9 @@ RETURNING slot;
 -- name: live-slot-next-free
 -- When the first of the key's unexpired leases runs out (null when none is held).
 SELECT min(expires_at) FROM live_stream_slots WHERE key_id = :key_id AND expires_at > :now;
+
+-- name: live-slot-renew-many
+-- Extends every lease still held by one of :holders (one worker's streams at once); returns the holders renewed.
+UPDATE live_stream_slots SET expires_at = :expires_at
+WHERE holder = ANY(:holders::text[])
+RETURNING holder;
