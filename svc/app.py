@@ -27,6 +27,8 @@ from .plans import PLANS
 
 log = logging.getLogger("svc.access")
 JSON = "application/json"
+COMPONENT_CLEANUP_S = 5  # at shutdown: time for components to release what they hold
+CORS_EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, Retry-After"
 
 
 def _json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -69,13 +71,18 @@ def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int 
     app.extensions["svc"] = service
 
     # Components run until the app stops serving: each in a cancel scope of its own, cancelled
-    # first at shutdown (else the lifespan nursery would wait on them forever).
-    running: list[trio.CancelScope] = []
+    # first at shutdown (else the lifespan nursery would wait on them forever), and given a few
+    # seconds to finish their cleanup (e.g. freeing stream slots) before the pool closes.
+    running: list[tuple[trio.CancelScope, trio.Event]] = []
 
     async def run_component(component: Component, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        with trio.CancelScope() as scope:
-            running.append(scope)
-            await component(service, task_status=task_status)
+        done = trio.Event()
+        try:
+            with trio.CancelScope() as scope:
+                running.append((scope, done))
+                await component(service, task_status=task_status)
+        finally:
+            done.set()
 
     @app.before_serving
     async def start_parts() -> None:
@@ -86,8 +93,11 @@ def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int 
 
     @app.after_serving
     async def stop_parts() -> None:
-        for scope in running:
+        for scope, _ in running:
             scope.cancel()
+        with trio.move_on_after(COMPONENT_CLEANUP_S):
+            for _, done in running:
+                await done.wait()
         if own_db:
             await service.db.close()
 
@@ -95,6 +105,24 @@ def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int 
         app.add_url_rule(ep.rule, endpoint=ep.path, view_func=_view(ep, service), methods=["GET"],
                          provide_automatic_options=False)
     register_docs(app)
+
+    @app.before_request
+    async def cors_preflight() -> Response | None:
+        # A page on another origin may call the API from a browser: keys travel in headers and
+        # no cookies are used, so any origin may ask. Other OPTIONS requests get the 405.
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            return Response(b"", status=204, headers={
+                "Access-Control-Allow-Methods": "GET",
+                "Access-Control-Allow-Headers": "Authorization, X-API-Key, Last-Event-ID",
+                "Access-Control-Max-Age": "600",
+            })
+        return None
+
+    @app.after_request
+    async def cors_headers(response: Response) -> Response:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
+        return response
 
     @app.errorhandler(HTTPException)
     async def http_error(exc: HTTPException) -> Response:

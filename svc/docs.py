@@ -1,9 +1,10 @@
-"""Public pages that need no key: /v1/openapi.json and /docs (the error codes that
-every error's `docs` URL points into)."""
+"""Public pages that need no key: /v1/openapi.json, /docs (the error codes that every
+error's `docs` URL points into) and /live (the live stream in a browser)."""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import orjson
 from quart import Response
@@ -12,8 +13,16 @@ from .errors import ERRORS
 from .plans import PLANS
 
 
+LIVE_PAGE = Path(__file__).resolve().parent.parent / "svc_live" / "page.html"
+
+
 def register_docs(app) -> None:
     spec_bytes: list[bytes] = []
+
+    @app.route("/live", methods=["GET"], provide_automatic_options=False)
+    async def live_page() -> Response:
+        """A page that shows the live stream in a browser (the key is typed in, sent in a header)."""
+        return Response(LIVE_PAGE.read_bytes(), content_type="text/html; charset=utf-8")
 
     @app.route("/v1/openapi.json", methods=["GET"], provide_automatic_options=False)
     async def openapi_json() -> Response:

@@ -83,6 +83,7 @@ class Endpoint:
     # Seconds an answer may be served again from the answer cache (svc/cache.py) while the
     # data version holds. None: the default, 30 s, except for Live-plan endpoints (never).
     cache_seconds: float | None = None
+    media_type: str = "application/json"  # text/event-stream for the live stream
 
     @property
     def cache_ttl(self) -> float:
@@ -106,11 +107,11 @@ DEFAULT_CACHE_SECONDS = 30.0  # archive data changes only on import (which moves
 def endpoint(path: str, *, plan: str, summary: str, returns: Any, many: bool = False, params: type = NoParams,
              description: str = "", counted: bool = True,
              plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None,
-             cache_seconds: float | None = None):
+             cache_seconds: float | None = None, media_type: str = "application/json"):
     def register(handler: Handler) -> Handler:
         REGISTRY.append(Endpoint(path=path, plan=plan, summary=summary, description=description or summary,
                                  params=params, returns=returns, many=many, handler=handler, counted=counted,
-                                 plan_for=plan_for, cache_seconds=cache_seconds))
+                                 plan_for=plan_for, cache_seconds=cache_seconds, media_type=media_type))
         return handler
 
     return register

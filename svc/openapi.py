@@ -60,10 +60,13 @@ def _response_schema(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]
 def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
     headers = {name: {"description": text, "schema": {"type": "integer"}} for name, text in RATE_HEADERS.items()}
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-    responses: dict[str, Any] = {
-        "200": {"description": "OK", "headers": headers,
-                "content": {"application/json": {"schema": _response_schema(ep, components)}}},
-    }
+    if ep.media_type == "application/json":
+        content = {"application/json": {"schema": _response_schema(ep, components)}}
+    else:  # a stream: each message's JSON `data` is one item of ep.returns
+        content = {ep.media_type: {"schema": {"type": "string",
+                                              "description": "Server-Sent Events; each `data` is JSON: "
+                                              + json_schema(ep.returns, components)["$ref"]}}}
+    responses: dict[str, Any] = {"200": {"description": "OK", "headers": headers, "content": content}}
     for status in ("400", "401", "403", "404", "422", "429"):
         responses[status] = {"description": ", ".join(k.code for k in ERRORS.values() if str(k.status) == status),
                              "content": error}

@@ -71,3 +71,20 @@ async def test_other_methods_get_405_with_allow_get(client, key, method):
     assert r.status_code == 405
     assert r.headers["Allow"] == "GET"
     assert r.json_body["error"]["code"] == "method_not_allowed"
+
+
+async def test_browsers_on_other_origins_may_call_with_a_header_key(client, key):
+    preflight = await client._client.options(
+        "/v1/live/stream", headers={"Origin": "http://localhost:9000", "Access-Control-Request-Method": "GET",
+                                    "Access-Control-Request-Headers": "authorization, last-event-id"})
+    assert preflight.status_code == 204
+    assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Authorization" in preflight.headers["Access-Control-Allow-Headers"]
+    assert "Last-Event-ID" in preflight.headers["Access-Control-Allow-Headers"]
+    r = await client.get("/v1/series", key, headers={"Origin": "http://localhost:9000"})
+    assert r.headers["Access-Control-Allow-Origin"] == "*"
+    assert "X-Quota-Remaining" in r.headers["Access-Control-Expose-Headers"]
+    plain_options = await client.request("OPTIONS", "/v1/series", key)
+    assert plain_options.status_code == 405 and plain_options.headers["Allow"] == "GET"
+    page = await client.get("/live")
+    assert page.status_code == 200 and b"/v1/live/stream" in await page.get_data()

@@ -41,7 +41,7 @@ async def live(call: Call) -> Answer:
 
 
 @endpoint("/v1/live/stream", plan="live", summary="Live scores as Server-Sent Events", params=LiveParams,
-          returns=LiveMatch, many=True, description=STREAM_DOC)
+          returns=LiveMatch, many=True, description=STREAM_DOC, media_type="text/event-stream")
 async def live_stream(call: Call):
     hub = call.service.parts.get(components.HUB) if call.service else None
     if hub is None:  # this process runs without the hub (a test app, a tool)
