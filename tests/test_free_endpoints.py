@@ -149,16 +149,16 @@ async def test_results_cursor_walk_returns_every_item_once(client, free, db_url)
     items, meta = await walk(client, free, "/v1/results", 3, date=YESTERDAY.isoformat())
     ids = [e["id"] for e in items]
     assert len(ids) == len(set(ids)) == meta["total"]
-    last = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=3, page=meta["pages"])
+    last = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"])
     assert last.json_body["meta"]["next_cursor"] == ""
     expected = sql(db_url, "SELECT count(*) AS n FROM matches WHERE status = 'finished' AND day = $1", YESTERDAY)
     assert meta["total"] == expected[0]["n"]
     by_page = []
     for page in range(1, meta["pages"] + 1):
-        by_page += [e["id"] for e in (await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=3,
+        by_page += [e["id"] for e in (await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"],
                                                        page=page)).json_body["data"]]
     assert by_page == ids
-    past = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=3, page=meta["pages"] + 1)
+    past = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"] + 1)
     assert past.status_code == 422
 
 
