@@ -16,6 +16,7 @@ from ..endpoint import Answer, Call, Page, endpoint
 from ..errors import invalid, not_found
 from ..params import IOC_CODE, Paging, param
 from ..records import PlayerRef, TournamentRef, VenueRef
+from .reference import CountryItem
 from ..sqlfiles import Q
 
 ELEVATION_DOC = ("metres above sea level: the hall's own where recorded, else its host city's; "
@@ -65,14 +66,8 @@ class HostedEdition:
 
 
 @attrs.frozen
-class CountryProfile:
-    code: str = attrs.field(metadata=doc("IOC code"))
-    name: str
-    players: int
-    active_players: int = attrs.field(metadata=doc("players with a match in the last two years"))
-    first_year: int | None = attrs.field(metadata=doc("first year a player of this country played a draw match"))
-    titles: int = attrs.field(metadata=doc("finals won in individual events; a pair of two nations counts for each"))
-    titles_by_discipline: dict[str, int] = attrs.field(metadata=doc("MS, WS, MD, WD, XD"))
+class CountryProfile(CountryItem):
+    """The list item of /v1/countries, and:"""
     top_players: list[CountryTopPlayer] = attrs.field(
         metadata=doc("up to ten players: most titles, then most wins, then most matches"))
     recent_titles: list[CountryTitle] = attrs.field(metadata=doc("the ten latest finals won, newest first"))

@@ -21,8 +21,8 @@ class CountryItem:
     name: str
     players: int
     active_players: int = attrs.field(metadata=doc("players with a match in the last two years"))
-    first_year: int | None
-    titles: int = attrs.field(metadata=doc("finals won in individual events"))
+    first_year: int | None = attrs.field(metadata=doc("first year a player of this country played a draw match"))
+    titles: int = attrs.field(metadata=doc("finals won in individual events; a pair of two nations counts for each"))
     titles_by_discipline: dict[str, int] = attrs.field(metadata=doc("MS, WS, MD, WD, XD"))
 
 
