@@ -168,3 +168,20 @@ def draw_match_from_row(row: Any, *, with_odds: bool) -> DrawMatch:
         event=row["event_id"],
         odds=_odds(row) if with_odds else None,
     )
+
+
+def _swapped(pair: list[float]) -> list[float]:
+    return [pair[1], pair[0]]
+
+
+def told_from(match: DrawMatch, side: int) -> DrawMatch:
+    """The same match told from `side`'s point of view: that side becomes side 1, so games,
+    winner and prices read from it first (player sub-resources and h2h: "games are always
+    from the asked player's side")."""
+    if side == 1:
+        return match
+    odds = match.odds and attrs.evolve(match.odds, opening=_swapped(match.odds.opening),
+                                       closing=_swapped(match.odds.closing), best=_swapped(match.odds.best),
+                                       market_chance=_swapped(match.odds.market_chance))
+    return attrs.evolve(match, side1=match.side2, side2=match.side1, games=[[b, a] for a, b in match.games],
+                        winner=None if match.winner is None else 3 - match.winner, odds=odds)

@@ -355,3 +355,19 @@ async def test_form_is_the_latest_results_from_the_players_side(client, busiest,
     assert meta["current_run"] == {"result": all_results[0], "length": run}
     wins = sum(f["result"] == "W" for f in rows)
     assert meta["record"] == {"wins": wins, "losses": len(rows) - wins}
+
+
+async def test_player_matches_are_told_from_the_players_side(client, db_url, busiest, key):
+    items = (await client.get(f"/v1/players/{busiest}/matches", key, per_page=200)).json_body["data"]
+    assert all(busiest in [p["id"] for p in m["side1"]["players"]] for m in items)
+    swapped = 0
+    for m in items[:40]:  # each compared with /v1/matches/{id}, within the key's calls a minute
+        draw = (await client.get(f"/v1/matches/{m['id']}", key)).json_body["data"]
+        if busiest in [p["id"] for p in draw["side1"]["players"]]:
+            assert m == draw
+        else:  # the draw has the player on side 2: the same match, sides swapped
+            swapped += 1
+            assert (m["side1"], m["side2"]) == (draw["side2"], draw["side1"])
+            assert m["winner"] == (3 - draw["winner"] if draw["winner"] else None)
+            assert m["games"] == [[b, a] for a, b in draw["games"]]
+    assert swapped, "the busiest player stood on side 2 of some draw match"

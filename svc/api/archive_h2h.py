@@ -10,7 +10,7 @@ from ..convert import doc
 from ..endpoint import Answer, Call, endpoint
 from ..errors import invalid, not_found
 from ..params import param
-from ..records import DrawMatch, draw_match_from_row
+from ..records import DrawMatch, draw_match_from_row, told_from
 from ..sqlfiles import Q
 
 
@@ -46,8 +46,9 @@ async def h2h_plan(p: H2HParams, db: Any, clock: Any) -> str:
 @endpoint("/v1/h2h", plan="archive", summary="Head to head of two players", params=H2HParams, returns=HeadToHead,
           plan_for=h2h_plan,
           description="Every finished draw match in which the two players stood on opposite sides, in singles and "
-                      "in doubles (whoever their partners were), newest first, with each player's wins. "
-                      "h2h(a, b) mirrors h2h(b, a).")
+                      "in doubles (whoever their partners were), newest first, with each player's wins. Each "
+                      "match is told from player1's side (player1's side is side 1; games, winner and prices "
+                      "read from it first). h2h(a, b) mirrors h2h(b, a).")
 async def h2h(call: Call) -> Answer:
     p = call.p
     found = {r["id"]: r for r in await call.db.fetch(Q.sub_players_two, player1=p.player1, player2=p.player2)}
@@ -63,4 +64,5 @@ async def h2h(call: Call) -> Answer:
 
     return Answer(HeadToHead(player1=side(p.player1, wins1), player2=side(p.player2, len(rows) - wins1),
                              meetings=len(rows),
-                             matches=[draw_match_from_row(r, with_odds=call.sees_odds) for r in rows]))
+                             matches=[told_from(draw_match_from_row(r, with_odds=call.sees_odds), r["side_of_player1"])
+                                      for r in rows]))

@@ -12,7 +12,7 @@ import attrs
 from ..convert import doc
 from ..endpoint import Answer, Call, Page, endpoint
 from ..params import DISCIPLINES, Paging, discipline_param, param, path_id, year_param
-from ..records import Discipline, DrawMatch, PlayerRef, TournamentRef, draw_match_from_row
+from ..records import Discipline, DrawMatch, PlayerRef, TournamentRef, draw_match_from_row, told_from
 from ..sqlfiles import Q
 from .archive_player_common import PlayerPath, Result, player_ref, player_refs, require_player, result, sided_games
 
@@ -32,7 +32,8 @@ class PlayerMatchesParams(Paging):
 @endpoint("/v1/players/{id}/matches", plan="archive", summary="A player's draw matches, newest first",
           params=PlayerMatchesParams, returns=DrawMatch, many=True,
           description="Every draw match the player stood in (finished, under way or scheduled), newest first, "
-                      "shaped as /v1/matches/{id}: games are side 1 first as in the draw. Filters: `year` (the "
+                      "shaped as /v1/matches/{id} but told from the player's side: the player's side is side 1, "
+                      "so games, winner and prices read from it first. Filters: `year` (the "
                       "edition's year) and `discipline`.")
 async def player_matches(call: Call) -> Page:
     p = call.p
@@ -40,7 +41,8 @@ async def player_matches(call: Call) -> Page:
                                offset=call.offset, limit=call.limit)
     if not rows:
         await require_player(call.db, p.id)  # an empty list for a known player, 404 otherwise
-    return call.page(rows, lambda r: draw_match_from_row(r, with_odds=call.sees_odds))
+    return call.page(rows, lambda r: told_from(draw_match_from_row(r, with_odds=call.sees_odds),
+                                               1 if call.p.id in r["side1"] else 2))
 
 
 # -- /v1/players/{id}/partners -------------------------------------------------------------
