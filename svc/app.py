@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Awaitable, Callable, Sequence
 
+import orjson
 import trio
 from quart import Response, request
 from quart_trio import QuartTrio
@@ -23,7 +24,6 @@ from .db import Database, DatabaseUnavailable
 from .endpoint import REGISTRY, Answer, Call, Endpoint, fingerprint, page_meta, page_window
 from .errors import ApiError
 from .params import parse
-from .plans import PLANS
 
 log = logging.getLogger("svc.access")
 JSON = "application/json"
@@ -37,9 +37,7 @@ def _json_response(body: bytes, status: int = 200, headers: dict[str, str] | Non
 
 def error_response(err: ApiError) -> Response:
     docs = request.host_url.rstrip("/") + "/docs" if request else "/docs"
-    from orjson import dumps
-
-    return _json_response(dumps(err.body(docs)), err.status, err.headers)
+    return _json_response(orjson.dumps(err.body(docs)), err.status, err.headers)
 
 
 class Service:
@@ -211,5 +209,3 @@ def _log(method: str, path: str, status: int, ms: float, prefix: str) -> None:
     # Never the query string: a key sent there must not reach the logs.
     log.info("%s %s %d %.1fms key=%s", method, path, status, ms, prefix)
 
-
-__all__ = ["create_app", "PLANS"]
