@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncpg
 
+from . import sqlrun
 from .plans import PLANS
 from .sqlfiles import SQL_DIR, Q
 
@@ -28,6 +29,6 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
             await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", path.name)
             applied_now.append(path.name)
         for plan in PLANS.values():
-            stmt = Q.plans_upsert
-            await conn.execute(stmt.sql, *stmt.args(dict(name=plan.name, rank=plan.rank, per_minute=plan.per_minute, per_day=plan.per_day)))
+            await sqlrun.execute(conn, Q.plans_upsert, name=plan.name, rank=plan.rank, per_minute=plan.per_minute,
+                                 per_day=plan.per_day)
     return applied_now

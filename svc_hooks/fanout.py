@@ -14,7 +14,7 @@ import datetime as dt
 from svc.db import Database
 from svc.sqlfiles import Q
 
-from . import sqlrun
+from svc import sqlrun
 
 BATCH = 500  # events per round; a backlog drains over successive rounds
 GAP_WAIT = dt.timedelta(seconds=30)  # far longer than any outbox transaction stays open

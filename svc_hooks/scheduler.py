@@ -29,7 +29,9 @@ from svc.clock import Clock
 from svc.db import Database, DatabaseUnavailable
 from svc.sqlfiles import Q
 
-from . import schedule, signing, sqlrun
+from svc import sqlrun
+
+from . import schedule, signing
 from .addresses import Policy
 from .fanout import fan_out
 from .http import ANSWER_WITHIN_S, Resolver, SendResult, post, resolve

@@ -14,7 +14,7 @@ from svc.db import Database
 from svc.records import event_from_row
 from svc.sqlfiles import Q
 
-from . import sqlrun
+from svc import sqlrun
 from .addresses import AddressRefused, Policy
 from .http import Resolver, resolve
 from .signing import new_secret

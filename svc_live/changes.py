@@ -15,7 +15,8 @@ import asyncpg
 
 from svc.convert import converter
 from svc.records import event_from_row
-from svc.sqlfiles import Q, Statement
+from svc import sqlrun
+from svc.sqlfiles import Q
 
 from .shape import live_payload
 
@@ -25,10 +26,6 @@ CHANNEL = "live_changes"  # the NOTIFY channel every worker's hub listens on
 OUTBOX_TYPE = {"started": "match.started", "finished": "match.finished", "corrected": "result.corrected"}
 
 
-async def run(conn: asyncpg.Connection, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
-    return await conn.fetch(stmt.sql, *stmt.args(params))
-
-
 def outbox_id(kind: str, match_id: str, seq: int) -> str:
     """evt_ id, stable for the change it reports (the same event is never written twice)."""
     return "evt_" + hashlib.sha256(f"{kind}|{match_id}|{seq}".encode()).hexdigest()[:20]
@@ -36,15 +33,15 @@ def outbox_id(kind: str, match_id: str, seq: int) -> str:
 
 async def publish(conn: asyncpg.Connection, match_id: str, kind: str, at: dt.datetime) -> int:
     """Record the match's current state as a change of `kind`; returns the change's seq."""
-    rows = await run(conn, Q.live_match, match_id=match_id)
+    rows = await sqlrun.fetch(conn, Q.live_match, match_id=match_id)
     if not rows:
         raise LookupError(f"no match {match_id}")
     row = rows[0]
-    seq = (await run(conn, Q.live_change_insert, match_id=match_id, discipline=row["discipline"], kind=kind,
+    seq = (await sqlrun.fetch(conn, Q.live_change_insert, match_id=match_id, discipline=row["discipline"], kind=kind,
                      created_at=at, payload=live_payload(row)))[0]["seq"]
     if kind in OUTBOX_TYPE:
         event = converter.unstructure(event_from_row(row, with_odds=True))
-        await run(conn, Q.live_outbox_insert, id=outbox_id(kind, match_id, seq), type=OUTBOX_TYPE[kind],
+        await sqlrun.fetch(conn, Q.live_outbox_insert, id=outbox_id(kind, match_id, seq), type=OUTBOX_TYPE[kind],
                   match_id=match_id, created_at=at, payload=event)
-    await run(conn, Q.live_change_notify, seq=seq)
+    await sqlrun.fetch(conn, Q.live_change_notify, seq=seq)
     return seq

@@ -31,7 +31,9 @@ from svc.world import engine
 from svc.world.generate import ROUND_NAMES, make_id
 
 from . import play
-from .changes import publish, run
+from svc import sqlrun
+
+from .changes import publish
 
 log = logging.getLogger("svc_live.feed")
 
@@ -124,9 +126,9 @@ class Feed:
 
     # -- one match (asyncpg side: inside one transaction) --------------------------------
     async def _play_match(self, conn: asyncpg.Connection, match_id: str, t: dt.datetime, now: dt.datetime) -> None:
-        rows = await run(conn, Q.live_feed_load, match_id=match_id)
+        rows = await sqlrun.fetch(conn, Q.live_feed_load, match_id=match_id)
         if not rows or rows[0]["status"] != "live":
-            await run(conn, Q.live_feed_forget_match, match_id=match_id)
+            await sqlrun.fetch(conn, Q.live_feed_forget_match, match_id=match_id)
             return
         m = rows[0]
         g1, g2 = list(m["g1"]), list(m["g2"])
@@ -140,34 +142,34 @@ class Feed:
         if not st.rallies:
             return
         cols = list(zip(*st.rallies))
-        await run(conn, Q.live_feed_rallies_insert, match_id=match_id, games=list(cols[0]), rallies=list(cols[1]),
+        await sqlrun.fetch(conn, Q.live_feed_rallies_insert, match_id=match_id, games=list(cols[0]), rallies=list(cols[1]),
                   servers=list(cols[2]), winners=list(cols[3]), score1=list(cols[4]), score2=list(cols[5]))
         if st.winner is None:
-            await run(conn, Q.live_feed_score, match_id=match_id, g1=st.g1, g2=st.g2, rally_no=st.rally_no,
+            await sqlrun.fetch(conn, Q.live_feed_score, match_id=match_id, g1=st.g1, g2=st.g2, rally_no=st.rally_no,
                       next_at=st.next_at)
             await self._prices(conn, match_id, play.match_chance(st, p1), now)
             await publish(conn, match_id, "started" if started else "score", now)
             return
         published = play.slip(match_id, st.g1, st.g2)
         g1p, g2p = published or (st.g1, st.g2)
-        await run(conn, Q.live_feed_finish, match_id=match_id, g1=g1p, g2=g2p, winner=st.winner, end_at=st.ended_at)
-        await run(conn, Q.live_feed_forget_match, match_id=match_id)
-        await run(conn, Q.live_feed_prices_drop, match_id=match_id)
+        await sqlrun.fetch(conn, Q.live_feed_finish, match_id=match_id, g1=g1p, g2=g2p, winner=st.winner, end_at=st.ended_at)
+        await sqlrun.fetch(conn, Q.live_feed_forget_match, match_id=match_id)
+        await sqlrun.fetch(conn, Q.live_feed_prices_drop, match_id=match_id)
         if published is not None:
             lo, hi = play.CORRECT_AFTER_MIN
             due = st.ended_at + dt.timedelta(minutes=play.named_rng(match_id, "due").randint(lo, hi))
-            await run(conn, Q.live_feed_correction_plan, match_id=match_id, due_at=due, true_g1=st.g1, true_g2=st.g2)
+            await sqlrun.fetch(conn, Q.live_feed_correction_plan, match_id=match_id, due_at=due, true_g1=st.g1, true_g2=st.g2)
         if started:
             await publish(conn, match_id, "started", now)
         await publish(conn, match_id, "finished", now)
         await self._next_round(conn, m, st.ended_at)
 
     async def _prices(self, conn: asyncpg.Connection, match_id: str, chance: float, now: dt.datetime) -> None:
-        books = await run(conn, Q.live_feed_margins, match_id=match_id)
+        books = await sqlrun.fetch(conn, Q.live_feed_margins, match_id=match_id)
         if not books:
             return
         quotes = [play.prices(chance, b["margin"]) for b in books]
-        await run(conn, Q.live_feed_prices, match_id=match_id, books=[b["bookmaker"] for b in books],
+        await sqlrun.fetch(conn, Q.live_feed_prices, match_id=match_id, books=[b["bookmaker"] for b in books],
                   price1=[q[0] for q in quotes], price2=[q[1] for q in quotes], at=now)
 
     async def _next_round(self, conn: asyncpg.Connection, m: Any, ended: dt.datetime) -> None:
@@ -177,7 +179,7 @@ class Feed:
             return  # team ties, group stages, finals and bronze matches lead nowhere here
         pos = m["position"]
         pair = (pos, pos + 1) if pos % 2 else (pos - 1, pos)
-        feeders = await run(conn, Q.live_feed_round, tournament_id=m["tournament_id"], discipline=m["discipline"],
+        feeders = await sqlrun.fetch(conn, Q.live_feed_round, tournament_id=m["tournament_id"], discipline=m["discipline"],
                             sport_class=m["sport_class"], round_code=code, pos_a=pair[0], pos_b=pair[1])
         if len(feeders) != 2 or any(f["status"] != "finished" or f["winner"] is None for f in feeders):
             return
@@ -187,24 +189,24 @@ class Feed:
         key = (m["tournament_id"], m["discipline"], m["sport_class"], nxt, position, None, None)
         latest = max(f["end_at"] or ended for f in feeders) + NEXT_ROUND_GAP
         start = latest.replace(second=0, microsecond=0) + dt.timedelta(minutes=5 - latest.minute % 5)
-        new = await run(conn, Q.live_feed_match_insert, id=make_id("mt_", *key), event_id=make_id("ev_", *key),
+        new = await sqlrun.fetch(conn, Q.live_feed_match_insert, id=make_id("mt_", *key), event_id=make_id("ev_", *key),
                         tournament_id=m["tournament_id"], discipline=m["discipline"], sport_class=m["sport_class"],
                         round_code=nxt, round_name=ROUND_NAMES[nxt], position=position,
                         side1=list(sides[0][0]), side2=list(sides[1][0]), seed1=sides[0][1], seed2=sides[1][1],
                         day=start.date(), start_at=start)
         if not new:
             return
-        books = await run(conn, Q.live_feed_margins, match_id=m["id"])
+        books = await sqlrun.fetch(conn, Q.live_feed_margins, match_id=m["id"])
         if books:  # priced like its feeders: the same bookmakers, prices from the sides' strengths
-            s = (await run(conn, Q.live_feed_strengths, side1=list(sides[0][0]), side2=list(sides[1][0])))[0]
+            s = (await sqlrun.fetch(conn, Q.live_feed_strengths, side1=list(sides[0][0]), side2=list(sides[1][0])))[0]
             p1 = engine.rally_chance(s["s1"] or 0.0, s["s2"] or 0.0)
             chance = play.match_chance(play.Play(new[0]["id"], [], [], 1, 0, 0, start), p1)
             quotes = [play.prices(chance, b["margin"]) for b in books]
-            await run(conn, Q.live_feed_odds_insert, match_id=new[0]["id"], books=[b["bookmaker"] for b in books],
+            await sqlrun.fetch(conn, Q.live_feed_odds_insert, match_id=new[0]["id"], books=[b["bookmaker"] for b in books],
                       price1=[q[0] for q in quotes], price2=[q[1] for q in quotes])
 
     async def _correct(self, conn: asyncpg.Connection, row: Any, t: dt.datetime, now: dt.datetime) -> None:
-        done = await run(conn, Q.live_feed_correct, match_id=row["match_id"], g1=list(row["true_g1"]),
+        done = await sqlrun.fetch(conn, Q.live_feed_correct, match_id=row["match_id"], g1=list(row["true_g1"]),
                          g2=list(row["true_g2"]), at=t)
         if done:
             await publish(conn, row["match_id"], "corrected", now)

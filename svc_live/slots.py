@@ -19,7 +19,7 @@ from svc.clock import Clock
 from svc.db import Database
 from svc.sqlfiles import Q
 
-from .changes import run
+from svc import sqlrun
 
 MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12        # a dead holder's slot is free again after at most this long
@@ -47,12 +47,12 @@ class Slots:
         now, expires = self.clock.now(), self._expiry()
 
         async def work(conn: asyncpg.Connection) -> int | None:
-            await run(conn, Q.live_slot_lock, lock_class=_LOCK_CLASS, key_id=key_id)
-            free = await run(conn, Q.live_slot_free, key_id=key_id, slots=MAX_STREAMS, now=now)
+            await sqlrun.fetch(conn, Q.live_slot_lock, lock_class=_LOCK_CLASS, key_id=key_id)
+            free = await sqlrun.fetch(conn, Q.live_slot_free, key_id=key_id, slots=MAX_STREAMS, now=now)
             if not free:
                 return None
             slot = free[0]["slot"]
-            await run(conn, Q.live_slot_claim, key_id=key_id, slot=slot, holder=holder, expires_at=expires)
+            await sqlrun.fetch(conn, Q.live_slot_claim, key_id=key_id, slot=slot, holder=holder, expires_at=expires)
             return slot
 
         return await self.db.transaction(work)
