@@ -1,28 +1,42 @@
-"""ops/bench/stream.py: N concurrent /v1/live/stream connections on one Hypercorn worker.
+"""ops/bench/stream.py: N concurrent /v1/live/stream connections on one Hypercorn worker, beside a peer.
 
     DATABASE_URL=... .venv/bin/python -m ops.bench.stream [--streams 1000,5000,10000]
 
-For each N: time to open all streams, server memory per stream (RSS growth / N), the time
-for one change to reach every subscriber (p50/p99, from the commit of the change to the
-byte arriving at each client), and the server's CPU while idle with only heartbeats
-(20 s). Keys: N/2 Live keys (two streams per key). Clients are raw Trio sockets, so the
-client side stays cheap. A stream lasts ~5 minutes: each N is measured well within that.
-Not measured here: an sse-starlette-on-uvicorn peer (neither package is installed in this
-environment; the issue asks for it as a comparison).
+(the peer needs the `bench` extra: `.venv/bin/pip install -e ".[test,bench]"`)
 
-The server app (hub only, no feed, so nothing else moves) is this module's `app` when
-BENCH_STREAM_APP=1.
+For each N, two services in turn, each in a fresh server process on 127.0.0.1 so no run
+inherits the heap of the one before:
+- ours: the service's hub (this module's `app` when BENCH_STREAM_APP=1: hub only, no feed,
+  so nothing else moves) on Hypercorn, one Trio worker; N/2 Live keys (two streams per key);
+- peer: a minimal sse-starlette app on uvicorn, one worker (ops/bench/stream_peer.py):
+  heartbeat every 15 s, in-memory broadcast (one asyncio.Queue per subscriber) triggered by
+  GET /publish.
+Measured for both: time to open all N streams, server memory per stream (worker RSS growth / N,
+2 s after the last stream opened), the server's CPU while idle with only heartbeats (20 s), and
+the time for one change to reach every subscriber (p50/p99, from the trigger to the byte
+arriving at each client). The trigger is, for ours, the commit of the change in PostgreSQL
+(NOTIFY, LISTEN, hub, fan-out follow); for the peer, the moment the GET /publish is sent.
+Clients are raw Trio sockets, so the client side stays cheap (it shares the machine's cores
+with the server all the same). A stream of ours lasts ~5 minutes: each N is measured well within that.
+Prints one Markdown table, ours and the peer side by side per N with ratios (ours / peer), and
+saves it under ops/bench/out/stream-<UTC time>.md; the servers' own output goes to a temporary
+directory named at the end. Each N stops by itself: opening is bounded (OPEN_TIMEOUT), so is the
+wait for the change (REACH_TIMEOUT); a row then shows how many streams opened / were reached.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
+import math
 import os
+import resource
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 if os.environ.get("BENCH_STREAM_APP") == "1":  # imported by Hypercorn in the server process
@@ -78,25 +92,42 @@ class Client:
         self.want: bytes | None = None
 
 
-async def stream_client(port: int, key: str, c: Client, opened: trio.MemorySendChannel) -> None:
+async def publish_peer(port: int, seq: int) -> tuple[int, float]:
+    """Triggers one broadcast on the peer; (seq, time the request was sent)."""
     s = await trio.open_tcp_stream("127.0.0.1", port)
-    await s.send_all(f"GET /v1/live/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\n"
-                     f"Accept: text/event-stream\r\n\r\n".encode())
-    told = False
     async with s:
-        while True:
-            chunk = await s.receive_some(65536)
-            if not chunk:
-                return
-            c.buf += chunk
-            if not told and b"\r\n\r\n" in c.buf:
-                c.ok = c.buf.startswith(b"HTTP/1.1 200")
-                told = True
-                await opened.send(c.ok)
-            if c.want is not None and c.want in c.buf and c.want not in c.arrived:
-                c.arrived[c.want] = time.perf_counter()
-            if len(c.buf) > 1 << 14:
-                del c.buf[: len(c.buf) - 4096]  # keep a tail longer than one message: the marker may straddle chunks
+        sent = time.perf_counter()
+        await s.send_all(f"GET /publish?seq={seq} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        while await s.receive_some(65536):
+            pass
+    return seq, sent
+
+
+async def stream_client(port: int, request: bytes, c: Client, opened: trio.MemorySendChannel) -> None:
+    told = False
+    try:
+        s = await trio.open_tcp_stream("127.0.0.1", port)
+        await s.send_all(request)
+        async with s:
+            while True:
+                chunk = await s.receive_some(65536)
+                if not chunk:
+                    return
+                c.buf += chunk
+                if not told and b"\r\n\r\n" in c.buf:
+                    c.ok = c.buf.startswith(b"HTTP/1.1 200")
+                    told = True
+                    await opened.send(c.ok)
+                if c.want is not None and c.want in c.buf and c.want not in c.arrived:
+                    c.arrived[c.want] = time.perf_counter()
+                if len(c.buf) > 1 << 14:
+                    del c.buf[: len(c.buf) - 4096]  # keep a tail longer than one message: the marker may straddle chunks
+    except (OSError, trio.BrokenResourceError):
+        pass
+    finally:
+        if not told:
+            with trio.CancelScope(shield=True):
+                await opened.send(False)
 
 
 def cpu_seconds(p: psutil.Process) -> float:
@@ -113,19 +144,30 @@ def worker_of(server: subprocess.Popen, port: int) -> psutil.Process:
     return parent
 
 
-async def run_n(n: int, url: str, port: int, proc: psutil.Process) -> dict:
-    keys = await trio.to_thread.run_sync(lambda: asyncio.run(make_keys(url, (n + 1) // 2)))
+OPEN_TIMEOUT = 240  # s: a run that cannot open its streams by then reports how many it opened (ours ends a stream at ~300 s)
+REACH_TIMEOUT = 30  # s
+
+
+async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process) -> dict:
+    if service == "ours":
+        keys = await trio.to_thread.run_sync(lambda: asyncio.run(make_keys(url, (n + 1) // 2)))
+        requests = [f"GET /v1/live/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {keys[i // 2]}\r\n"
+                    f"Accept: text/event-stream\r\n\r\n".encode() for i in range(n)]
+    else:
+        requests = [b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"] * n
     rss0 = proc.memory_info().rss
     clients = [Client() for _ in range(n)]
     send, receive = trio.open_memory_channel(n)
     result: dict = {"streams": n}
     async with trio.open_nursery() as nursery:
         t0 = time.perf_counter()
-        for i, c in enumerate(clients):
-            nursery.start_soon(stream_client, port, keys[i // 2], c, send)
-        oks = 0
-        for _ in range(n):
-            oks += await receive.receive()
+        for c, req in zip(clients, requests):
+            nursery.start_soon(stream_client, port, req, c, send)
+        oks = answered = 0
+        with trio.move_on_after(OPEN_TIMEOUT):
+            while answered < n:
+                oks += await receive.receive()
+                answered += 1
         result["open_s"] = time.perf_counter() - t0
         result["ok"] = oks
         await trio.sleep(2)
@@ -133,16 +175,23 @@ async def run_n(n: int, url: str, port: int, proc: psutil.Process) -> dict:
         cpu0, w0 = cpu_seconds(proc), time.perf_counter()
         await trio.sleep(20)
         result["idle_cpu_pct"] = 100 * (cpu_seconds(proc) - cpu0) / (time.perf_counter() - w0)
-        seq, committed = await trio.to_thread.run_sync(lambda: asyncio.run(publish_one(url)))
-        marker = f"id: {seq}\n".encode()
+        if service == "ours":
+            seq, trigger = await trio.to_thread.run_sync(lambda: asyncio.run(publish_one(url)))
+            marker = f"id: {seq}\n".encode()
+        else:
+            seq = 1_000_000 + n
+            marker = f"id: {seq}\n".encode()
+            for c in clients:  # armed before the trigger: the peer answers within microseconds
+                c.want = marker
+            seq, trigger = await publish_peer(port, seq)
         for c in clients:
             c.want = marker
-            if marker in c.buf:
+            if marker in c.buf and marker not in c.arrived:
                 c.arrived[marker] = time.perf_counter()
-        with trio.move_on_after(30):
+        with trio.move_on_after(REACH_TIMEOUT):
             while sum(marker in c.arrived for c in clients if c.ok) < oks:
                 await trio.sleep(0.01)
-        lat = sorted((c.arrived[marker] - committed) * 1000 for c in clients if marker in c.arrived)
+        lat = sorted((c.arrived[marker] - trigger) * 1000 for c in clients if marker in c.arrived)
         result["reached"] = len(lat)
         result["p50_ms"] = statistics.median(lat) if lat else float("nan")
         result["p99_ms"] = lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan")
@@ -151,33 +200,129 @@ async def run_n(n: int, url: str, port: int, proc: psutil.Process) -> dict:
     return result
 
 
+LOGS = ""  # main() makes it: the servers' own output, to look into when a figure is odd
+
+
+def start_server(service: str, port: int, log_name: str) -> subprocess.Popen:
+    if service == "ours":
+        cmd = [sys.executable, "-m", "hypercorn", "-k", "trio", "-w", "1", "-b", f"127.0.0.1:{port}",
+               "--backlog", "4096", "ops.bench.stream:app"]
+        env = {**os.environ, "BENCH_STREAM_APP": "1"}
+    else:
+        cmd = [sys.executable, "-m", "uvicorn", "ops.bench.stream_peer:app", "--host", "127.0.0.1", "--port", str(port),
+               "--workers", "1", "--backlog", "4096", "--log-level", "warning", "--no-access-log"]
+        env = dict(os.environ)
+    with open(os.path.join(LOGS, log_name), "wb") as log:
+        server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"{service} server exited with {server.returncode}: {' '.join(cmd)}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        stop_server(server)
+        raise RuntimeError(f"{service} server did not listen on {port} within 60 s")
+    time.sleep(1)  # settled: the baseline RSS is taken after this
+    return server
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:  # streams still draining: stop it hard
+        server.kill()
+        server.wait()
+
+
+def measure(service: str, n: int, url: str) -> dict:
+    port = free_port()
+    server = start_server(service, port, f"{service}-{n}.log")
+    try:
+        return trio.run(run_n, service, n, url, port, worker_of(server, port))
+    finally:
+        stop_server(server)
+
+
+def raise_open_files(n: int) -> None:
+    """Each client and server side holds one descriptor per stream (servers inherit the limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = max(soft, 2 * n + 1024)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, max(hard, want)))
+    except (ValueError, OSError):  # not allowed to raise the hard limit: take what there is
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def ratio(a: float, b: float) -> str:
+    if math.isnan(a) or math.isnan(b) or b == 0:
+        return "–"
+    return f"{a / b:.1f}×"
+
+
+FIGURES = [  # key, label, format
+    ("ok", "streams opened", "{:.0f}"),
+    ("open_s", "open all (s)", "{:.1f}"),
+    ("rss_per_stream_kb", "memory/stream (KiB)", "{:.1f}"),
+    ("idle_cpu_pct", "idle CPU, heartbeats only (%)", "{:.1f}"),
+    ("reached", "change reached (subscribers)", "{:.0f}"),
+    ("p50_ms", "change to every subscriber p50 (ms)", "{:.0f}"),
+    ("p99_ms", "change to every subscriber p99 (ms)", "{:.0f}"),
+]
+
+
+def table(pairs: list[tuple[dict, dict]]) -> str:
+    lines = ["| streams | figure | ours (Quart-Trio, Hypercorn) | peer (sse-starlette, uvicorn) | ours / peer |",
+             "|---|---|---|---|---|"]
+    for ours, peer in pairs:
+        for key, label, fmt in FIGURES:
+            r = "–" if key in ("ok", "reached") else ratio(ours[key], peer[key])
+            lines.append(f"| {ours['streams']} | {label} | {fmt.format(ours[key])} | {fmt.format(peer[key])} | {r} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--streams", default="1000,5000,10000")
     args = ap.parse_args()
     url = os.environ["DATABASE_URL"]
-    port = free_port()
-    env = {**os.environ, "BENCH_STREAM_APP": "1"}
-    server = subprocess.Popen([sys.executable, "-m", "hypercorn", "-k", "trio", "-w", "1", "-b", f"127.0.0.1:{port}",
-                               "--backlog", "4096", "ops.bench.stream:app"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        time.sleep(5)
-        proc = worker_of(server, port)
-        rows = [trio.run(run_n, int(n), url, port, proc) for n in args.streams.split(",")]
-    finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:  # streams still draining: stop it hard
-            server.kill()
-            server.wait()
-    print("| streams | opened | open all (s) | memory/stream (KiB) | idle CPU (%) | change reached | p50 (ms) | p99 (ms) |")
-    print("|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['streams']} | {r['ok']} | {r['open_s']:.1f} | {r['rss_per_stream_kb']:.0f} | {r['idle_cpu_pct']:.1f} "
-              f"| {r['reached']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} |")
+    ns = [int(n) for n in args.streams.split(",")]
+    global LOGS
+    LOGS = tempfile.mkdtemp(prefix="bench-stream-")
+    raise_open_files(max(ns))
+    pairs = []
+    for n in ns:
+        ours = measure("ours", n, url)
+        peer = measure("peer", n, url)
+        print(f"# {n}: ours {ours} peer {peer}", file=sys.stderr, flush=True)
+        pairs.append((ours, peer))
+    from importlib.metadata import version
+
+    stamp = dt.datetime.now(dt.timezone.utc)
+    head = (f"Live stream benchmark, {stamp:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, 127.0.0.1, one worker each: "
+            f"ours = /v1/live/stream, Quart-Trio on Hypercorn {version('hypercorn')} (h11); "
+            f"peer = sse-starlette {version('sse-starlette')} on uvicorn {version('uvicorn')} "
+            f"(asyncio loop, {'httptools' if _has('httptools') else 'h11'}). Heartbeat every 15 s on both. "
+            f"Change latency from the trigger (ours: the commit in PostgreSQL; peer: GET /publish sent) "
+            f"to the byte arriving at each client.")
+    text = head + "\n\n" + table(pairs) + "\n"
+    print(text)
+    out = os.path.join(os.path.dirname(__file__), "out", f"stream-{stamp:%Y%m%dT%H%M%S}.md")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        f.write(text)
+    print(f"saved {out}; server output in {LOGS}", file=sys.stderr)
     return 0
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
 
 
 if __name__ == "__main__":
