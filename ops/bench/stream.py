@@ -256,6 +256,10 @@ def raise_open_files(n: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, max(hard, want)))
     except (ValueError, OSError):  # not allowed to raise the hard limit: take what there is
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    have = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if have < n + 512:  # the clients of one run live in this process: one descriptor each, plus some
+        raise SystemExit(f"{n} streams need about {n + 512} open files in this process; the limit is {have} "
+                         f"and cannot be raised here (hard limit {hard})")
 
 
 def ratio(a: float, b: float) -> str:
