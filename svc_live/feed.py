@@ -11,7 +11,15 @@ play plays the rallies due by t; results published with a slip are corrected whe
 Each match's step is one transaction holding its rows, the change log row (stream), the
 outbox row (webhooks: match.started on the first rally, match.finished,
 result.corrected) and the NOTIFY. A finished match schedules the next round's match once
-both of its feeders are done (ids as the generator makes them).
+both of its feeders are done (ids as the generator makes them), at its planned time in the
+edition's timetable (rounds keep to their days) or 30 minutes after the later feeder,
+whichever is later. Editions that start after the world's as-of moment are drawn by the
+generator's code (svc_live/editions.py) at local midnight of their first day; an edition is
+recorded finished (live_feed_editions) when its last match ends.
+
+The feed starts from the world's "now" (world_meta `now`, the moment it was generated; noon
+UTC of `as_of` for an older bundle) and never plays ahead of the clock (times `speed`): a
+feed started before the world's now waits for it.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from . import play
 from svc import sqlrun
 
 from .changes import publish
+from .editions import Calendar
 
 log = logging.getLogger("svc_live.feed")
 
@@ -64,6 +73,19 @@ def _rules(row: Any) -> engine.Rules:
     return engine.era_rules(row["discipline"], row["day"] or row["start_at"].date())
 
 
+def world_now(meta: dict[str, str], today: dt.date) -> dt.datetime:
+    """The world's "now": its `now`, else noon UTC of its as-of day (else of today)."""
+    if meta.get("now"):
+        return dt.datetime.fromisoformat(meta["now"])
+    day = dt.date.fromisoformat(meta["as_of"]) if meta.get("as_of") else today
+    return dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.timezone.utc)
+
+
+def _on_five(at: dt.datetime) -> dt.datetime:
+    """The next whole five minutes after `at` (start times are on the five, as the generator's)."""
+    return at.replace(second=0, microsecond=0) + dt.timedelta(minutes=5 - at.minute % 5)
+
+
 class Feed:
     def __init__(self, db: Database, clock: Clock, *, speed: float = 1.0) -> None:
         self.db = db
@@ -71,6 +93,8 @@ class Feed:
         self.speed = speed
         self.position: dt.datetime | None = None  # world time played up to
         self.playing = False
+        self.meta: dict[str, str] | None = None
+        self.calendar: Calendar | None = None
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started(self)
@@ -91,19 +115,24 @@ class Feed:
     async def _play(self, lock: asyncpg.Connection) -> None:
         world = await self.db.fetchval(Q.live_feed_world)
         state = await self.db.fetchrow(Q.live_feed_state_get)
+        await self._load_world()
         if state is not None and state["world"] == world:
             position = state["played_to"]
         else:
             await self.db.execute(Q.live_feed_forget_matches)
             await self.db.execute(Q.live_feed_forget_corrections)
-            as_of = await self.db.fetchval(Q.live_feed_as_of)
-            day = dt.date.fromisoformat(as_of) if as_of else self.clock.today()
-            position = dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.timezone.utc)  # the generator's "now"
+            await self.db.execute(Q.live_feed_forget_editions)
+            position = world_now(self.meta or {}, self.clock.today())
         self.world = world
         # catch up: the missed time at full speed
         while position + CATCHUP_STEP < self.clock.now():
             position += CATCHUP_STEP
             await self.step(position)
+        # started before the world's now (a clock behind the generator's): wait for it
+        ahead = (position - self.clock.now()).total_seconds()
+        if ahead > 0:
+            log.info("the world is %.0f s ahead of the clock; the feed waits for it", ahead)
+            await trio.sleep(ahead)
         # then live, `speed` seconds of play per second
         anchor_real, anchor_world = self.clock.timestamp(), max(position, self.clock.now())
         while True:
@@ -111,9 +140,20 @@ class Feed:
             await self.db._call(lambda: lock.fetchval("SELECT 1"))  # still holding the lock's session
             await trio.sleep(TICK_S)
 
+    async def _load_world(self) -> None:
+        """The world's provenance and calendar (once; the calendar is None for a world that
+        was not generated here, whose future editions the feed then leaves alone)."""
+        if self.meta is not None:
+            return
+        meta = {r["key"]: r["value"] for r in await self.db.fetch(Q.live_feed_meta)}
+        self.calendar = await trio.to_thread.run_sync(Calendar.of_world, meta)
+        self.meta = meta
+
     async def step(self, t: dt.datetime) -> None:
         """Play the world up to `t`."""
         now = self.clock.now()
+        await self._load_world()
+        await self._draw_editions(t)
         await self.db.fetch(Q.live_feed_adopt, t=t)
         for row in await self.db.fetch(Q.live_feed_due_starts, t=t):
             await self.db.execute(Q.live_feed_start, match_id=row["id"], next_at=row["start_at"])
@@ -123,6 +163,54 @@ class Feed:
             await self.db.transaction(lambda conn, r=row: self._correct(conn, r, t, now))
         await self.db.execute(Q.live_feed_state_save, world=getattr(self, "world", ""), played_to=t)
         self.position = t
+
+    # -- editions ---------------------------------------------------------------------------
+    async def _draw_editions(self, t: dt.datetime) -> None:
+        """Draw every future edition whose draw time (local midnight of its first day) has come."""
+        cal = self.calendar
+        if cal is None:
+            return
+        due = await self.db.fetch(Q.live_feed_editions_due, from_day=cal.gen.as_of,
+                                  to_day=(t + dt.timedelta(days=1)).date())
+        for row in due:
+            ed = cal.to_draw(row["id"])
+            if ed is None:  # not a future edition of the generated calendar: not the feed's to draw
+                await self.db.execute(Q.live_feed_edition_drawn, tournament_id=row["id"], at=t, matches=0)
+                continue
+            at = cal.draw_at(ed)
+            if at > t:
+                continue
+            drawn = await trio.to_thread.run_sync(cal.draw, ed)
+            await self.db.transaction(lambda conn, d=drawn, at=at: self._insert_draw(conn, d, at))
+            log.info("drew %s: %d first-round matches", ed.name, len(drawn.matches))
+
+    async def _insert_draw(self, conn: asyncpg.Connection, d: Any, at: dt.datetime) -> None:
+        done = await sqlrun.fetch(conn, Q.live_feed_edition_drawn, tournament_id=d.tournament_id, at=at,
+                                  matches=len(d.matches))
+        if not done:
+            return  # drawn already (another feed, a moment ago)
+        if d.players:
+            cols = list(zip(*d.players))
+            await sqlrun.fetch(conn, Q.live_feed_players_insert, ids=list(cols[0]), names=list(cols[1]),
+                               slugs=list(cols[2]), countries=list(cols[3]), genders=list(cols[4]),
+                               borns=list(cols[5]), hands=list(cols[6]), heights=list(cols[7]),
+                               coaches=list(cols[8]), classes=list(cols[9]), strengths=list(cols[10]))
+        ms = d.matches
+        if ms:
+            await sqlrun.fetch(conn, Q.live_feed_draw_insert, tournament_id=d.tournament_id,
+                               ids=[m.id for m in ms], event_ids=[m.event_id for m in ms],
+                               disciplines=[m.disc for m in ms], classes=[m.sport_class for m in ms],
+                               round_codes=[m.round_code for m in ms], round_names=[m.round_name for m in ms],
+                               positions=[m.position for m in ms],
+                               sides1=[",".join(p.id for p in m.side1) for m in ms],
+                               sides2=[",".join(p.id for p in m.side2) for m in ms],
+                               seeds1=[m.seed1 for m in ms], seeds2=[m.seed2 for m in ms],
+                               days=[m.day for m in ms], starts=[m.start_at for m in ms])
+        if d.odds:
+            cols = list(zip(*d.odds))
+            await sqlrun.fetch(conn, Q.live_feed_odds_rows_insert, match_ids=list(cols[0]), books=list(cols[1]),
+                               markets=list(cols[2]), lines=list(cols[3]), open1=list(cols[4]), open2=list(cols[5]),
+                               close1=list(cols[6]), close2=list(cols[7]))
 
     # -- one match (asyncpg side: inside one transaction) --------------------------------
     async def _play_match(self, conn: asyncpg.Connection, match_id: str, t: dt.datetime, now: dt.datetime) -> None:
@@ -163,6 +251,8 @@ class Feed:
             await publish(conn, match_id, "started", now)
         await publish(conn, match_id, "finished", now)
         await self._next_round(conn, m, st.ended_at)
+        if m["round_code"] in ("F", "3P") or m["tie_id"] is not None or m["round_code"] is None:
+            await sqlrun.fetch(conn, Q.live_feed_edition_finished, tournament_id=m["tournament_id"], at=st.ended_at)
 
     async def _prices(self, conn: asyncpg.Connection, match_id: str, chance: float, now: dt.datetime) -> None:
         books = await sqlrun.fetch(conn, Q.live_feed_margins, match_id=match_id)
@@ -183,17 +273,38 @@ class Feed:
                             sport_class=m["sport_class"], round_code=code, pos_a=pair[0], pos_b=pair[1])
         if len(feeders) != 2 or any(f["status"] != "finished" or f["winner"] is None for f in feeders):
             return
-        sides = [(f["side1"], f["seed1"]) if f["winner"] == 1 else (f["side2"], f["seed2"]) for f in feeders]
+        winners = [(f["side1"], f["seed1"]) if f["winner"] == 1 else (f["side2"], f["seed2"]) for f in feeders]
+        latest = max(f["end_at"] or ended for f in feeders)
         nxt = KNOCKOUT[KNOCKOUT.index(code) + 1]
-        position = (pos + 1) // 2
-        key = (m["tournament_id"], m["discipline"], m["sport_class"], nxt, position, None, None)
-        latest = max(f["end_at"] or ended for f in feeders) + NEXT_ROUND_GAP
-        start = latest.replace(second=0, microsecond=0) + dt.timedelta(minutes=5 - latest.minute % 5)
-        new = await sqlrun.fetch(conn, Q.live_feed_match_insert, id=make_id("mt_", *key), event_id=make_id("ev_", *key),
+        await self._schedule(conn, m, nxt, (pos + 1) // 2, winners, latest)
+        if code == "SF" and self.calendar is not None and self.calendar.bronze(m["tournament_id"]):
+            losers = [(f["side2"], f["seed2"]) if f["winner"] == 1 else (f["side1"], f["seed1"]) for f in feeders]
+            await self._schedule(conn, m, "3P", 1, losers, latest)
+
+    async def _planned(self, conn: asyncpg.Connection, tournament_id: str, match_id: str) -> Any:
+        """The match as the edition's timetable plans it (None without a timetable)."""
+        if self.calendar is None:
+            return None
+        if not self.calendar.has_plan(tournament_id):
+            sizes = await sqlrun.fetch(conn, Q.live_feed_event_sizes, tournament_id=tournament_id)
+            self.calendar.plan(tournament_id, [(r["discipline"], r["sport_class"], r["size"]) for r in sizes])
+        return self.calendar.plan(tournament_id, []).get(match_id)
+
+    async def _schedule(self, conn: asyncpg.Connection, m: Any, code: str, position: int,
+                        sides: list[tuple[Any, Any]], latest: dt.datetime) -> None:
+        """Schedule a match of round `code` between `sides` (side, seed) whose feeders ended by `latest`."""
+        key = (m["tournament_id"], m["discipline"], m["sport_class"], code, position, None, None)
+        match_id = make_id("mt_", *key)
+        start = _on_five(latest + NEXT_ROUND_GAP)
+        planned = await self._planned(conn, m["tournament_id"], match_id)
+        if planned is not None and planned.start_at > start:
+            start = planned.start_at
+        day = self.calendar.local_day(m["tournament_id"], start) if self.calendar is not None else start.date()
+        new = await sqlrun.fetch(conn, Q.live_feed_match_insert, id=match_id, event_id=make_id("ev_", *key),
                         tournament_id=m["tournament_id"], discipline=m["discipline"], sport_class=m["sport_class"],
-                        round_code=nxt, round_name=ROUND_NAMES[nxt], position=position,
+                        round_code=code, round_name=ROUND_NAMES[code], position=position,
                         side1=list(sides[0][0]), side2=list(sides[1][0]), seed1=sides[0][1], seed2=sides[1][1],
-                        day=start.date(), start_at=start)
+                        day=day, start_at=start)
         if not new:
             return
         books = await sqlrun.fetch(conn, Q.live_feed_margins, match_id=m["id"])

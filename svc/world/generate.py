@@ -117,6 +117,7 @@ MINOR_SKEW = 1.4           # >1 skews minor events' entry windows toward the top
 FIRST_SEASON = 1895        # partnerships are formed from here on
 ADHOC_POOL = 240           # candidates considered when pairing juniors / para players per event
 TIMES_FROM = 2000          # start/end times of day are recorded from 2000
+PLANNED_MIN = 50           # a match's length in a timetable made before play (the engine's matches: ~30-80 min)
 WALKOVER_RATE = 0.012
 RETIRE_RATE = 0.015
 SEEDING_FROM = 1932        # seeding from 1932 at All England (and, here, everywhere)
@@ -197,6 +198,16 @@ class People:
             self.all.append(p)
         self.cohorts[key] = out
         return out
+
+    def warm(self, last_year: int) -> None:
+        """Creates every cohort that plays up to `last_year`, oldest first. Players are numbered
+        (`idx`) in the order their cohorts are made, and a few choices break ties by that number;
+        the live feed warms a fresh People this way so that its draws never depend on which
+        editions it happened to draw before (the generator makes cohorts as its calendar needs them)."""
+        for year in range(FIRST_SEASON - 46, last_year - 13):
+            for kind in ("senior", "para"):
+                for gender in ("M", "W"):
+                    self.cohort(kind, gender, year)
 
     def active(self, kind: str, gender: str, year: int) -> list[Player]:
         """Players of `kind` (senior/para/junior) and gender playing in `year`, by strength."""
@@ -563,16 +574,35 @@ class Event:
 # --------------------------------------------------------------------------- the generator
 
 
+def world_now(as_of: dt.date | dt.datetime) -> dt.datetime:
+    """The generator's "now": the moment given, else noon UTC of the day given."""
+    if isinstance(as_of, dt.datetime):
+        return as_of.astimezone(dt.timezone.utc) if as_of.tzinfo else as_of.replace(tzinfo=dt.timezone.utc)
+    return dt.datetime(as_of.year, as_of.month, as_of.day, 12, tzinfo=dt.timezone.utc)
+
+
+def series_of(scale: Scale) -> tuple[facts.Series, ...]:
+    """The series a world of `scale` holds."""
+    series_list = facts.SERIES + extra_series(scale)
+    if scale.series is not None:
+        series_list = tuple(s for s in series_list if s.slug in scale.series)
+    return series_list
+
+
 class Generator:
-    def __init__(self, out_dir: Path, scale: Scale, seed: int, as_of: dt.date, progress: Progress):
+    """The whole world into a bundle; with out_dir None, only its pieces (draws, timetables)
+    for the live feed, which starts the future editions with this same code."""
+
+    def __init__(self, out_dir: Path | None, scale: Scale, seed: int, as_of: dt.date | dt.datetime,
+                 progress: Progress = None):
         self.scale = scale
         self.seed = seed
-        self.as_of = as_of
-        self.now = dt.datetime(as_of.year, as_of.month, as_of.day, 12, tzinfo=dt.timezone.utc)
-        self.rally_from = as_of - dt.timedelta(days=365)
+        self.now = world_now(as_of)
+        self.as_of = self.now.date()
+        self.rally_from = self.as_of - dt.timedelta(days=365)
         self.progress = progress
         self.people = People(seed, scale)
-        self.w = BundleWriter(out_dir)
+        self.w = BundleWriter(out_dir) if out_dir is not None else None
         self.results: list[tuple[dt.date, str, tuple, int]] = []  # ranking results (date, disc, entry, points)
         self.finished_for_corrections: list[Match] = []
         self.odds_rng = sub_rng(seed, "odds")
@@ -587,9 +617,7 @@ class Generator:
         self.w.rows("series", ((s.slug, s.name, s.level, s.para, s.team, s.first_year) for s in series_list))
 
     def run(self) -> dict[str, Any]:
-        series_list = facts.SERIES + extra_series(self.scale)
-        if self.scale.series is not None:
-            series_list = tuple(s for s in series_list if s.slug in self.scale.series)
+        series_list = series_of(self.scale)
         self.static_tables(series_list)
         calendar = build_calendar(self.seed, self.scale, self.as_of, series_list)
         for i, ed in enumerate(calendar):
@@ -604,7 +632,8 @@ class Generator:
         self.corrections()
         self.rankings()
         self.players()
-        meta = {"seed": self.seed, "scale": self.scale.name, "as_of": self.as_of.isoformat(), "generator": GENERATOR}
+        meta = {"seed": self.seed, "scale": self.scale.name, "as_of": self.as_of.isoformat(), "generator": GENERATOR,
+                "now": self.now.isoformat()}
         self.w.rows("world_meta", sorted((k, str(v)) for k, v in {**meta, "format": FORMAT_VERSION}.items()))
         return self.w.finish(meta)
 
@@ -733,7 +762,9 @@ class Generator:
         return pairs
 
     # ---------------------------------------------------------------- knockout draws
-    def knockout(self, ev: Event) -> list[Match]:
+    def knockout_draw(self, ev: Event) -> tuple[list[tuple[tuple, int | None]], list[str], list[tuple]] | None:
+        """The draw of one knockout event: its slots (entry, seed) in draw order, its rounds
+        (first to final) and its entries; None when too few entered."""
         ed = ev.ed
         size = ed.draw_size or 32
         if ev.disc in ("MD", "WD", "XD") and not ed.series.para and size > 32:
@@ -745,15 +776,17 @@ class Generator:
             size //= 2
         entries = entries[:size]
         if len(entries) < 4:
-            return []
-        rng = ev.rng
+            return None
         n_seeds = 0 if ed.year < SEEDING_FROM else {128: 16, 64: 16, 32: 8, 16: 4, 8: 2, 4: 2}[size]
-        slots = self.place(entries, size, n_seeds, rng)
-        rounds = []
-        n = size
-        while n >= 2:
-            rounds.append(ROUND_OF_SIZE[n])
-            n //= 2
+        slots = self.place(entries, size, n_seeds, ev.rng)
+        return slots, rounds_of(size), entries
+
+    def knockout(self, ev: Event) -> list[Match]:
+        ed = ev.ed
+        drawn = self.knockout_draw(ev)
+        if drawn is None:
+            return []
+        slots, rounds, entries = drawn
         day_of = round_days(rounds, ed.series.days if ed.start else 1)
         matches: list[Match] = []
         current = slots  # list of (entry, seed) in draw order
@@ -872,11 +905,13 @@ class Generator:
                 self.results.append((ed.end, ev.disc, side, int(top * reached[side])))
 
     # ---------------------------------------------------------------- times of day
-    def schedule(self, ed: Edition, matches: list[Match]) -> None:
-        """Give each match its day; from 2000 (and in the current week) also start and end."""
+    def schedule(self, ed: Edition, matches: list[Match],
+                 minutes_of: Callable[[Match, random.Random], int] | None = None) -> None:
+        """Give each match its day; from 2000 (and in the current week and after) also start and
+        end. `minutes_of` gives a match's length (default: from its result)."""
         if ed.start is None:
             return
-        timed = ed.play_year >= TIMES_FROM or ed.state == "current"
+        timed = ed.play_year >= TIMES_FROM or ed.state != "past"
         if not timed:
             return
         offset = dt.timedelta(hours=facts.CITIES[facts.CITY_ID[ed.city] - 1].utc_offset)
@@ -906,7 +941,9 @@ class Generator:
                 if m.tie_id:
                     start = max(start, tie_free.get(m.tie_id, start))
                 start = start.replace(minute=(start.minute // 5) * 5, second=0) + dt.timedelta(minutes=5)
-                if m.outcome == "walkover":
+                if minutes_of is not None:
+                    minutes = minutes_of(m, rng)
+                elif m.outcome == "walkover":
                     minutes = 0
                 elif m.rallies is not None:
                     minutes = max(25, min(90, round(len(m.rallies) * 0.55 + rng.uniform(-4, 6))))
@@ -921,6 +958,35 @@ class Generator:
                     free[c] = m.end_at + dt.timedelta(minutes=10)
                 if m.tie_id:
                     tie_free[m.tie_id] = m.end_at + dt.timedelta(minutes=15)
+
+    def timetable(self, ed: Edition, events: list[tuple[str, str | None, int]]) -> dict[str, Match]:
+        """Every match of an edition's knockout draws as planned (id -> match with start_at, day), made
+        before any is played: rounds on their days, the host's local sessions, courts as
+        `schedule` gives them, every match planned to last PLANNED_MIN. `events`: (discipline,
+        sport class, draw size). The live feed starts first rounds at these times and later
+        rounds at them or 30 minutes after both feeders, whichever is later."""
+        matches: list[Match] = []
+        for disc, sport_class, size in events:
+            ev = Event(self, ed, disc, sport_class)
+            rounds = rounds_of(size)
+            day_of = round_days(rounds, ed.series.days)
+            prev: list[Match] = []
+            for r, code in enumerate(rounds):
+                this = []
+                for p in range(1, (len(prev) if prev else size) // 2 + 1):
+                    m = ev.new_match(code, ROUND_NAMES[code], p, (), ())
+                    m.day_index = day_of[r]
+                    if prev:
+                        m.feeders = (prev[2 * p - 2], prev[2 * p - 1])
+                    this.append(m)
+                matches.extend(this)
+                if code == "SF" and ed.series.bronze_match and len(this) == 2:
+                    m = ev.new_match("3P", ROUND_NAMES["3P"], 1, (), ())
+                    m.day_index, m.feeders = day_of[r + 1], tuple(this)
+                    matches.append(m)
+                prev = this
+        self.schedule(ed, matches, minutes_of=lambda m, rng: PLANNED_MIN)
+        return {m.id: m for m in matches}
 
     def split_current(self, ed: Edition, matches: list[Match]) -> list[Match]:
         """As of noon UTC: finished before now, live across now, scheduled after; unknown sides dropped."""
@@ -956,10 +1022,7 @@ class Generator:
     # ---------------------------------------------------------------- output of an edition
     def emit(self, ed: Edition, matches: list[Match]) -> None:
         w = self.w
-        odds_ok = (ed.play_year >= ODDS_FROM and not ed.series.para and not ed.series.team
-                   and ed.series.level == "senior"
-                   and (not self.scale.odds_tiers_only or ed.tier in BIG_TIERS
-                        or ed.series.kind in ("worlds", "olympics") or ed.state == "current"))
+        odds_ok = priced(ed, self.scale)
         for m in matches:
             w.row("matches", m.row())
             self.n_matches += 1
@@ -1098,6 +1161,15 @@ def ranking_points(ed: Edition) -> int:
     if ed.tier in by_tier:
         return by_tier[ed.tier]
     return 7000 if ed.series.kind in ("continental", "multi") else 4000
+
+
+def rounds_of(size: int) -> list[str]:
+    """Round codes of a knockout draw of `size`, first round to final."""
+    rounds = []
+    while size >= 2:
+        rounds.append(ROUND_OF_SIZE[size])
+        size //= 2
+    return rounds
 
 
 def round_days(rounds: list[str], days: int) -> list[int]:
@@ -1266,6 +1338,14 @@ class TeamEvent:
 # --------------------------------------------------------------------------- odds
 
 
+def priced(ed: Edition, scale: Scale) -> bool:
+    """Whether the bookmakers price this edition's matches."""
+    return (ed.play_year >= ODDS_FROM and not ed.series.para and not ed.series.team
+            and ed.series.level == "senior"
+            and (not scale.odds_tiers_only or ed.tier in BIG_TIERS
+                 or ed.series.kind in ("worlds", "olympics") or ed.state != "past"))
+
+
 def game_chance(point_p1: float, rules: engine.Rules) -> float:
     return _game_chance(rules, min(engine._BUCKETS - 1, max(1, round(point_p1 * engine._BUCKETS))))
 
@@ -1330,11 +1410,14 @@ def odds_rows(rng: random.Random, m: Match) -> list[tuple]:
 # --------------------------------------------------------------------------- entry point
 
 
-def generate_bundle(out_dir: Path, *, scale: str = "demo", seed: int = 1, as_of: dt.date | None = None,
-                    progress: Progress = None) -> dict[str, Any]:
-    """Generate the world into `out_dir` (one CSV per table + manifest.json); returns the manifest."""
+def generate_bundle(out_dir: Path, *, scale: str = "demo", seed: int = 1,
+                    as_of: dt.date | dt.datetime | None = None, progress: Progress = None) -> dict[str, Any]:
+    """Generate the world into `out_dir` (one CSV per table + manifest.json); returns the manifest.
+
+    `as_of` is the world's "now": a moment (default: now, to the minute), or a day, which stands
+    for noon UTC of that day (reproducible: the same day gives the same world whenever it runs)."""
     if as_of is None:
-        as_of = dt.datetime.now(dt.timezone.utc).date()
+        as_of = dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
     gen = Generator(Path(out_dir), SCALES[scale], seed, as_of, progress)

@@ -1,11 +1,7 @@
 -- name: live-feed-world
--- Which world is loaded (seed, scale, as_of), as one text; the feed starts afresh on another.
+-- Which world is loaded (seed, scale, as_of, now), as one text; the feed starts afresh on another.
 SELECT coalesce(string_agg(key || '=' || value, '|' ORDER BY key), '') FROM world_meta
-WHERE key IN ('seed', 'scale', 'as_of');
-
--- name: live-feed-as-of
--- The day the world was generated as of (YYYY-MM-DD), null when unknown.
-SELECT value FROM world_meta WHERE key = 'as_of';
+WHERE key IN ('seed', 'scale', 'as_of', 'now');
 
 -- name: live-feed-state-get
 -- The feed's saved position: the world it played and the moment it played it up to.
@@ -161,3 +157,78 @@ RETURNING id;
 -- The average hidden strength of the players of each side (drives the engine; never served).
 SELECT (SELECT avg(strength) FROM players WHERE id = ANY(:side1::text[]))::float8 AS s1,
        (SELECT avg(strength) FROM players WHERE id = ANY(:side2::text[]))::float8 AS s2;
+
+-- name: live-feed-meta
+-- The world's provenance (seed, scale, as_of, now) as key/value rows: the feed's calendar and start.
+SELECT key, value FROM world_meta WHERE key IN ('seed', 'scale', 'as_of', 'now') ORDER BY key;
+
+-- name: live-feed-forget-editions
+-- Drops the feed's record of editions (another world was loaded); returns nothing useful.
+DELETE FROM live_feed_editions;
+
+-- name: live-feed-editions-due
+-- Editions starting between :from_day and :to_day with no match yet that the feed has not
+-- handled: the ones it may have to draw.
+SELECT t.id FROM tournaments t
+WHERE t.start_date BETWEEN :from_day AND :to_day
+  AND NOT EXISTS (SELECT 1 FROM live_feed_editions e WHERE e.tournament_id = t.id)
+  AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id)
+ORDER BY t.start_date, t.id;
+
+-- name: live-feed-edition-drawn
+-- Records that the feed drew an edition (or had nothing to draw for it); returns its id.
+INSERT INTO live_feed_editions (tournament_id, drawn_at, matches) VALUES (:tournament_id, :at, :matches)
+ON CONFLICT (tournament_id) DO NOTHING
+RETURNING tournament_id;
+
+-- name: live-feed-players-insert
+-- Adds the players of a new draw who have not played before (parallel arrays); returns nothing useful.
+INSERT INTO players (id, name, slug, country, gender, born, hand, height_cm, coach, sport_class, strength)
+SELECT * FROM unnest(:ids::text[], :names::text[], :slugs::text[], :countries::text[], :genders::text[],
+                     :borns::date[], :hands::text[], :heights::integer[], :coaches::text[], :classes::text[],
+                     :strengths::real[])
+ON CONFLICT (id) DO NOTHING;
+
+-- name: live-feed-draw-insert
+-- Schedules the first round of a new draw (parallel arrays; a side as its player ids joined by commas);
+-- returns the ids inserted.
+INSERT INTO matches (id, event_id, tournament_id, discipline, sport_class, round_code, round_name, position,
+                     side1, side2, seed1, seed2, status, day, start_at)
+SELECT id, event_id, :tournament_id, d, c, rc, rn, pos,
+       string_to_array(s1, ','), string_to_array(s2, ','),
+       sd1, sd2, 'scheduled', dy, st
+FROM unnest(:ids::text[], :event_ids::text[], :disciplines::text[], :classes::text[], :round_codes::text[],
+            :round_names::text[], :positions::integer[], :sides1::text[], :sides2::text[], :seeds1::smallint[],
+            :seeds2::smallint[], :days::date[], :starts::timestamptz[])
+     AS t(id, event_id, d, c, rc, rn, pos, s1, s2, sd1, sd2, dy, st)
+ON CONFLICT DO NOTHING
+RETURNING id;
+
+-- name: live-feed-odds-rows-insert
+-- Opening prices of newly drawn matches, every bookmaker and market (closing = opening until
+-- they start; parallel arrays); returns nothing useful.
+INSERT INTO odds (match_id, bookmaker, market, line, open1, open2, close1, close2)
+SELECT * FROM unnest(:match_ids::text[], :books::text[], :markets::text[], :lines::numeric[], :open1::numeric[],
+                     :open2::numeric[], :close1::numeric[], :close2::numeric[])
+ON CONFLICT DO NOTHING;
+
+-- name: live-feed-event-sizes
+-- The size of each knockout draw of an edition (twice its biggest round), for its timetable.
+SELECT discipline, sport_class, 2 * max(n)::int AS size
+FROM (SELECT discipline, sport_class, round_code, count(*) AS n FROM matches
+      WHERE tournament_id = :tournament_id AND tie_id IS NULL
+        AND round_code IN ('R128', 'R64', 'R32', 'R16', 'QF', 'SF', 'F')
+      GROUP BY discipline, sport_class, round_code) r
+GROUP BY discipline, sport_class
+ORDER BY discipline, sport_class;
+
+-- name: live-feed-edition-finished
+-- Records that an edition's last match has ended, once every match of it is finished; returns
+-- its id then, nothing before.
+INSERT INTO live_feed_editions (tournament_id, finished_at)
+SELECT :tournament_id, :at
+WHERE EXISTS (SELECT 1 FROM matches WHERE tournament_id = :tournament_id)
+  AND NOT EXISTS (SELECT 1 FROM matches WHERE tournament_id = :tournament_id AND status <> 'finished')
+ON CONFLICT (tournament_id) DO UPDATE SET finished_at = EXCLUDED.finished_at
+WHERE live_feed_editions.finished_at IS NULL
+RETURNING tournament_id;
