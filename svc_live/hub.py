@@ -2,24 +2,33 @@
 once, and hands each to every subscriber's own bounded channel. A subscriber whose channel
 is full is dropped at once (its stream ends; it resumes by Last-Event-ID) so that no
 subscriber ever waits for another.
+
+The hub's own statements (reading the log, renewing its streams' slot leases) run on its
+LISTEN connection, not the pool: when thousands of clients connect at once, their requests
+queue for pooled connections, and a renewal waiting behind them would let leases lapse
+(measured: 1,065 of 10,000 streams ended that way) and a change wait behind them too.
 """
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import logging
 from typing import Callable
 
+import asyncpg
 import attrs
 import trio
 
 from svc.clock import Clock
 from svc.db import Database, DatabaseUnavailable
-from svc.sqlfiles import Q
+from svc.sqlfiles import Q, Statement
+from svc import sqlrun
 
 from . import sse
 from .changes import CHANNEL
 from .listen import listening
+from .shape import live_json
 from .slots import RENEW_S, Slots
 
 log = logging.getLogger("svc_live.hub")
@@ -28,6 +37,9 @@ SUBSCRIBER_BUFFER = 256  # changes a reader may lag behind before it is dropped 
 POLL_S = 2.0             # read the log even without a NOTIFY this often (a lost one costs at most this)
 BATCH = 500              # changes read per statement
 RECONNECT_S = 2.0        # wait before listening again after the LISTEN connection broke
+RECENT = 1024            # changes kept in memory: a snapshot plus those after it is a new stream's start
+SNAPSHOT_CHANGES = 200   # a snapshot is taken afresh once this many changes came after it...
+SNAPSHOT_S = 5.0         # ...or it is this old
 
 
 @attrs.frozen
@@ -43,6 +55,14 @@ class Change:
     def from_row(cls, row) -> "Change":
         return cls(seq=row["seq"], match_id=row["match_id"], discipline=row["discipline"], kind=row["kind"],
                    created_at=row["created_at"], wire=sse.message("match", row["data"], row["seq"]))
+
+
+@attrs.frozen
+class Snapshot:
+    """Every match in play as of change `seq`, rendered once for all new streams."""
+    seq: int
+    taken: float  # trio.current_time()
+    matches: list[tuple[str, bytes]]  # (discipline, SSE message)
 
 
 class Subscriber:
@@ -70,6 +90,20 @@ class Hub:
         self.dropped = 0  # subscribers dropped for falling behind (for logs and tests)
         self._wake = trio.Event()
         self._lost = False
+        self._own: asyncpg.Connection | None = None  # the LISTEN connection, while it is up
+        self._own_lock = trio.Lock()  # one statement at a time on it
+        self.recent: collections.deque[Change] = collections.deque(maxlen=RECENT)
+        self._recent_from = 0  # `recent` holds every change after this seq
+        self._snapshot: Snapshot | None = None
+        self._snapshot_lock = trio.Lock()  # a crowd of new streams waits for one snapshot query
+
+    async def _fetch(self, stmt: Statement, **params: object) -> list[asyncpg.Record]:
+        """On the hub's own connection when it is up (never queued behind requests), else the pool."""
+        conn = self._own
+        if conn is None or conn.is_closed():
+            return await self.db.fetch(stmt, **params)
+        async with self._own_lock:
+            return await self.db._call(lambda: sqlrun.fetch(conn, stmt, **params))
 
     # -- subscribers -------------------------------------------------------------
     def subscribe(self, discipline: str | None, on_drop: Callable[[], None]) -> tuple[Subscriber, int]:
@@ -99,7 +133,33 @@ class Hub:
                 self._drop(sub)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self.subscribers.discard(sub)
+        if len(self.recent) == RECENT:
+            self._recent_from = self.recent[0].seq
+        self.recent.append(change)
         self.last_seq = max(self.last_seq, change.seq)
+
+    # -- a new stream's first messages ----------------------------------------------------
+    def _fresh(self, snap: Snapshot | None) -> bool:
+        return (snap is not None and trio.current_time() - snap.taken < SNAPSHOT_S
+                and self.last_seq - snap.seq <= SNAPSHOT_CHANGES
+                and snap.seq >= self._recent_from)
+
+    async def in_play(self, discipline: str | None, upto: int) -> list[bytes]:
+        """Every match in play as of change `upto` (a subscriber's start): the shared snapshot,
+        then the changes after it from memory. When thousands of streams open at once, one
+        query serves them all instead of one each."""
+        if not self._fresh(self._snapshot):
+            async with self._snapshot_lock:
+                if not self._fresh(self._snapshot):
+                    seq, taken = self.last_seq, trio.current_time()
+                    rows = await self.db.fetch(Q.live_in_play, discipline=None)
+                    self._snapshot = Snapshot(seq, taken, [(r["discipline"], sse.message("match", live_json(r), seq))
+                                                           for r in rows])
+        snap = self._snapshot
+        assert snap is not None
+        out = [wire for d, wire in snap.matches if discipline is None or d == discipline]
+        out += [c.wire for c in self.recent if snap.seq < c.seq <= upto and (discipline is None or c.discipline == discipline)]
+        return out
 
     # -- the log -------------------------------------------------------------------
     def _notified(self, _payload: str) -> None:
@@ -111,7 +171,7 @@ class Hub:
 
     async def _pump(self) -> None:
         while True:
-            rows = await self.db.fetch(Q.live_changes_after, after=self.last_seq, limit=BATCH)
+            rows = await self._fetch(Q.live_changes_after, after=self.last_seq, limit=BATCH)
             for row in rows:
                 self.fan_out(Change.from_row(row))
             if len(rows) < BATCH:
@@ -126,7 +186,8 @@ class Hub:
             if not holders:
                 continue
             try:
-                kept = await self.slots.renew_many(holders)
+                kept = {r["holder"] for r in await self._fetch(Q.live_slot_renew_many, holders=holders,
+                                                               expires_at=self.slots.expiry())}
             except DatabaseUnavailable as exc:
                 log.warning("could not renew stream leases (%s); retrying", exc)
                 continue
@@ -143,9 +204,10 @@ class Hub:
             while True:
                 try:
                     self._lost = False
-                    async with listening(self.db, CHANNEL, self._notified, self._connection_lost):
+                    async with listening(self.db, CHANNEL, self._notified, self._connection_lost) as own:
+                        self._own = own
                         if not started:
-                            self.last_seq = await self.db.fetchval(Q.live_changes_last)
+                            self.last_seq = self._recent_from = await self.db.fetchval(Q.live_changes_last)
                             started = True
                             task_status.started(self)
                         while not self._lost:
@@ -155,4 +217,6 @@ class Hub:
                             await self._pump()
                 except (DatabaseUnavailable, OSError) as exc:
                     log.warning("live hub lost the database (%s); listening again in %.0f s", exc, RECONNECT_S)
+                finally:
+                    self._own = None
                 await trio.sleep(RECONNECT_S)

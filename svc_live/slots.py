@@ -13,19 +13,14 @@ import os
 import socket
 import uuid
 
-import asyncpg
-
 from svc.clock import Clock
 from svc.db import Database
 from svc.sqlfiles import Q
-
-from svc import sqlrun
 
 MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12        # a dead holder's slot is free again after at most this long
 RENEW_S = 4         # renewed three times per lease: one slow renewal never loses the slot;
                     # the hub renews all of its worker's leases in one statement
-_LOCK_CLASS = 0x11FE  # advisory lock namespace of slot claims (the key id is the second half)
 _WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
@@ -39,34 +34,24 @@ class Slots:
         self.db = db
         self.clock = clock
 
-    def _expiry(self) -> dt.datetime:
+    def expiry(self) -> dt.datetime:
         return self.clock.now() + dt.timedelta(seconds=LEASE_S)
 
     async def claim(self, key_id: int, holder: str) -> int | None:
-        """A slot for this stream, or None when MAX_STREAMS unexpired leases are held."""
-        now, expires = self.clock.now(), self._expiry()
-
-        async def work(conn: asyncpg.Connection) -> int | None:
-            await sqlrun.fetch(conn, Q.live_slot_lock, lock_class=_LOCK_CLASS, key_id=key_id)
-            free = await sqlrun.fetch(conn, Q.live_slot_free, key_id=key_id, slots=MAX_STREAMS, now=now)
-            if not free:
-                return None
-            slot = free[0]["slot"]
-            await sqlrun.fetch(conn, Q.live_slot_claim, key_id=key_id, slot=slot, holder=holder, expires_at=expires)
-            return slot
-
-        return await self.db.transaction(work)
+        """A slot for this stream, or None when MAX_STREAMS unexpired leases are held.
+        One statement per slot tried, each atomic (sql/queries/live/slots.sql, live-slot-take)."""
+        now, expires = self.clock.now(), self.expiry()
+        for slot in range(1, MAX_STREAMS + 1):
+            if await self.db.fetchval(Q.live_slot_take, key_id=key_id, slot=slot, holder=holder,
+                                      expires_at=expires, now=now) is not None:
+                return slot
+        return None
 
     async def renew(self, key_id: int, slot: int, holder: str) -> bool:
         """False when the lease was lost (it expired and another stream took the slot)."""
         got = await self.db.fetchval(Q.live_slot_renew, key_id=key_id, slot=slot, holder=holder,
-                                     expires_at=self._expiry())
+                                     expires_at=self.expiry())
         return got is not None
-
-    async def renew_many(self, holders: list[str]) -> set[str]:
-        """Renews the leases of many streams in one statement; returns those still held."""
-        rows = await self.db.fetch(Q.live_slot_renew_many, holders=holders, expires_at=self._expiry())
-        return {r["holder"] for r in rows}
 
     async def release(self, key_id: int, slot: int, holder: str) -> None:
         await self.db.fetchval(Q.live_slot_release, key_id=key_id, slot=slot, holder=holder)

@@ -23,7 +23,6 @@ from svc.sqlfiles import Q
 
 from . import sse
 from .hub import Hub, Subscriber
-from .shape import live_json
 from .slots import LEASE_S, Slots, new_holder
 
 log = logging.getLogger("svc_live.stream")
@@ -57,11 +56,6 @@ async def _missed(hub: Hub, discipline: str | None, after: int | None, upto: int
     if len(rows) > REPLAY_MAX:
         return None
     return [sse.message("match", r["data"], r["seq"]) for r in rows]
-
-
-async def _in_play(hub: Hub, discipline: str | None, seq: int) -> list[bytes]:
-    rows = await hub.db.fetch(Q.live_in_play, discipline=discipline)
-    return [sse.message("match", live_json(r), seq) for r in rows]
 
 
 class Session:
@@ -175,7 +169,7 @@ async def open_stream(hub: Hub, slots: Slots, key_id: int, discipline: str | Non
     try:
         session.sub, upto = hub.subscribe(discipline, session.dropped)
         missed = await _missed(hub, discipline, _last_event_id(last_event_id), upto)
-        first = missed if missed is not None else await _in_play(hub, discipline, upto)
+        first = missed if missed is not None else await hub.in_play(discipline, upto)
         assert hub.nursery is not None
         await hub.nursery.start(session.run, [sse.preamble(), *first])
     except BaseException:

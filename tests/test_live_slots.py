@@ -4,7 +4,9 @@ while a fast one keeps receiving. Mock clock throughout."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import threading
 
 import pytest
 import trio
@@ -151,3 +153,29 @@ async def test_a_stream_whose_lease_was_taken_over_ends(db_url, mock_clock):
         assert trio.current_time() - t <= slots_mod.RENEW_S + 1
         assert reader.events[-1][1].event == "end" and reader.events[-1][1].json()["reason"] == "slot_lost"
         assert sql(db_url, "SELECT holder FROM live_stream_slots")[0]["holder"] == "elsewhere:1:x"  # not released by us
+
+
+async def test_leases_stay_renewed_while_every_pooled_connection_is_busy(db_url, mock_clock):
+    """A crowd of clients connecting at once queues for pooled connections; the hub renews
+    its streams' leases on its own connection, so none lapses (and no stream ends) meanwhile."""
+    key = make_key(db_url, "live")
+    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+        service = app.extensions["svc"]
+        reader = Reader()
+        release = threading.Event()
+
+        async def occupy(conn) -> None:  # asyncio side: holds a pooled connection until released
+            while not release.is_set():
+                await asyncio.sleep(0.005)
+
+        async with trio.open_nursery() as n:
+            n.start_soon(reader.run, client, key)
+            await settle(reader)
+            for _ in range(service.db._pool.get_max_size()):
+                n.start_soon(service.db.run, occupy)
+            await trio.sleep(3 * slots_mod.LEASE_S)
+            expires = sql(db_url, "SELECT expires_at FROM live_stream_slots")[0]["expires_at"]
+            assert not reader.closed.is_set()
+            assert expires > service.clock.now()
+            release.set()
+            reader.kill.cancel()

@@ -149,3 +149,29 @@ async def test_stream_discipline_filter_and_a_change_arrives(live_app, db_url, m
     snapshot, live = got[:len(mine)], got[len(mine):]
     assert sorted(e.json()["match"] for e in snapshot) == sorted(mine)
     assert [int(e.id) for e in live] == seqs[len(other):]
+
+
+async def test_a_stream_opened_just_after_a_change_starts_from_the_new_score(live_app, db_url, mock_clock):
+    """New streams share one snapshot of the matches in play (one query for a crowd of
+    clients); one opened after a change must still start from the score as it is now."""
+    app, client = live_app
+    in_play = sql(db_url, LIVE_SQL)
+    first, later = Reader(), Reader()
+    async with trio.open_nursery() as n:
+        n.start_soon(first.run, client, make_key(db_url, "live"))
+        await first.opened.wait()
+        await trio.sleep(1)
+        changed = in_play[0]["id"]
+        sql(db_url, "UPDATE matches SET g1 = g1[:cardinality(g1) - 1] || (g1[cardinality(g1)] + 1) "
+                    "WHERE id = $1", changed)
+        await publish_changes(app, [changed])
+        await trio.sleep(1)
+        n.start_soon(later.run, client, make_key(db_url, "live"))
+        await later.opened.wait()
+        await trio.sleep(1)
+        first.kill.cancel()
+        later.kill.cancel()
+    now = {r["id"]: [r["g1"][-1], r["g2"][-1]] for r in sql(db_url, "SELECT id, g1, g2 FROM matches WHERE status = 'live'")}
+    last_seen = {e.json()["match"]: e.json()["point"] for _, e in later.named("match")}
+    assert last_seen == now
+    assert [e.json()["point"] for _, e in first.named("match") if e.json()["match"] == changed][0] != now[changed]

@@ -1,21 +1,12 @@
--- name: live-slot-lock
--- Serialises slot claims of one key for the rest of the transaction; returns nothing useful.
-SELECT pg_advisory_xact_lock(:lock_class::int, (:key_id::bigint % 2147483647)::int);
-
--- name: live-slot-free
--- The lowest slot number (1 .. :slots) of the key not held by an unexpired lease; none when all are held.
-SELECT n AS slot
-FROM generate_series(1, :slots::int) AS n
-WHERE NOT EXISTS (SELECT 1 FROM live_stream_slots s
-                  WHERE s.key_id = :key_id AND s.slot = n AND s.expires_at > :now)
-ORDER BY n
-LIMIT 1;
-
--- name: live-slot-claim
--- Takes (or takes over an expired) slot for :holder until :expires_at; returns the slot.
-INSERT INTO live_stream_slots (key_id, slot, holder, expires_at)
+-- name: live-slot-take
+-- Takes slot :slot of the key for :holder until :expires_at when it is free (no row, or a
+-- lease that ran out by :now); returns the slot, nothing when a live lease holds it.
+-- Atomic on its own: ON CONFLICT locks the row and re-checks its latest version, so two
+-- claims racing for one slot (any worker, any server) cannot both get it.
+INSERT INTO live_stream_slots AS s (key_id, slot, holder, expires_at)
 VALUES (:key_id, :slot, :holder, :expires_at)
 ON CONFLICT (key_id, slot) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+WHERE s.expires_at <= :now
 RETURNING slot;
 
 -- name: live-slot-renew
