@@ -159,6 +159,7 @@ async def test_leases_stay_renewed_while_every_pooled_connection_is_busy(db_url,
     """A crowd of clients connecting at once queues for pooled connections; the hub renews
     its streams' leases on its own connection, so none lapses (and no stream ends) meanwhile."""
     key = make_key(db_url, "live")
+    key_id = sql(db_url, "SELECT id FROM api_keys ORDER BY id DESC LIMIT 1")[0]["id"]
     async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
         service = app.extensions["svc"]
         reader = Reader()
@@ -174,7 +175,7 @@ async def test_leases_stay_renewed_while_every_pooled_connection_is_busy(db_url,
             for _ in range(service.db._pool.get_max_size()):
                 n.start_soon(service.db.run, occupy)
             await trio.sleep(3 * slots_mod.LEASE_S)
-            expires = sql(db_url, "SELECT expires_at FROM live_stream_slots")[0]["expires_at"]
+            expires = sql(db_url, "SELECT expires_at FROM live_stream_slots WHERE key_id = $1", key_id)[0]["expires_at"]
             assert not reader.closed.is_set()
             assert expires > service.clock.now()
             release.set()
