@@ -414,11 +414,60 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
     return tuple(out[: scale.extra_series])
 
 
+# The tour: after the current week, lower-tier stops (International Challenge level) keep
+# play going at every hour (UTC) on every day, as the current week's editions do on as_of.
+# Four bands of hosts about six hours apart (UTC+9, +3, -3, -8/-7); a day's play runs from
+# 10:00 local for 4-10 hours (more on the early days of a draw, most on the first), so in
+# each band two lanes of 5-day stops run two days apart: every day one of them is in its
+# first three days (7 hours of play or more), and the bands' hours join up around the clock.
+# Stops run from the day after as_of (the current week thins out from then) to the end
+# of the calendar; each is drawn by the live feed on its first day like any future edition.
+TOUR_BANDS = (("east-asia-challenge", "East Asia Challenge", ("Tokyo", "Seoul", "Osaka", "Hiroshima")),
+              ("east-challenge", "Eastern Challenge", ("Moscow", "Nairobi", "Tehran", "Addis Ababa", "Kampala")),
+              ("south-america-challenge", "South America Challenge", ("São Paulo", "Rio de Janeiro")),
+              ("pacific-challenge", "Pacific Challenge", ("Los Angeles", "Calgary", "Denver")))
+TOUR_DAYS = 5                       # one round a day: a 32 draw (R32 to F) in five days
+TOUR_LANES = (1, 3)                 # days after as_of each band's two lanes begin (a first match: 01:00 UTC the next day at the earliest)
+TOUR_FIRST_YEAR = 2026
+TOUR_TIER = "International Challenge"
+TOUR_SERIES = tuple(facts.Series(slug, name, TOUR_FIRST_YEAR, "minor", 1, ((TOUR_FIRST_YEAR, cities),), days=TOUR_DAYS)
+                    for slug, name, cities in TOUR_BANDS)
+MINOR_TIER.update({s.slug: TOUR_TIER for s in TOUR_SERIES})
+
+
+def tour_stops(seed: int, scale: Scale, as_of: dt.date) -> list[Edition]:
+    """The tour's stops from as_of to the end of the calendar (see TOUR_BANDS)."""
+    last = dt.date(as_of.year + 1, 12, 31)
+    out = []
+    for s in TOUR_SERIES:
+        cities = s.hosts[0][1]
+        for lane, first in enumerate(TOUR_LANES):
+            start = as_of + dt.timedelta(days=first)
+            n = 0
+            while start + dt.timedelta(days=TOUR_DAYS - 1) <= last:
+                city = cities[(2 * n + lane) % len(cities)]
+                rng = sub_rng(seed, s.slug, start)
+                venue = pick_venue(s, start.year, city, rng)
+                out.append(Edition(
+                    id=make_id("tr_", s.slug, start), series=s, year=start.year,
+                    name=f"{s.name} {start.year}, {city} {start.day} {start:%b}", tier=TOUR_TIER,
+                    start=start, end=start + dt.timedelta(days=TOUR_DAYS - 1), city=city,
+                    venue_id=venue_id(city, venue), venue_name=venue,
+                    prize=facts.prize_money(s, start.year, TOUR_TIER), draw_size=singles_draw(s, start.year, scale),
+                    state="future"))
+                start += dt.timedelta(days=TOUR_DAYS)
+                n += 1
+    return out
+
+
 def build_calendar(seed: int, scale: Scale, as_of: dt.date, series_list: tuple[facts.Series, ...]) -> list[Edition]:
     last_year = as_of.year + 1
     current = {slug: (city, day) for slug, city, day in CURRENT_WEEK[: scale.current_week]}
     out: list[Edition] = []
+    tour = {s.slug for s in TOUR_SERIES}
     for s in series_list:
+        if s.slug in tour:
+            continue
         years = facts.edition_years(s, last_year)
         if scale.years is not None:
             wanted = set(scale.years.get(s.slug, ()))
@@ -457,7 +506,9 @@ def build_calendar(seed: int, scale: Scale, as_of: dt.date, series_list: tuple[f
                 # that as_of falls in the middle of play (finished, live and scheduled rounds)
                 draw_size=max(32, singles_draw(s, year, scale)) if state == "current" else singles_draw(s, year, scale) or None,
                 state=state, as_of_day=as_of_day))
-    out.sort(key=lambda e: (e.start or dt.date(e.year, 1, 1), e.series.slug))
+    if tour & {s.slug for s in series_list}:
+        out.extend(tour_stops(seed, scale, as_of))
+    out.sort(key=lambda e: (e.start or dt.date(e.year, 1, 1), e.series.slug, e.id))
     return out
 
 
@@ -586,7 +637,7 @@ def series_of(scale: Scale) -> tuple[facts.Series, ...]:
     series_list = facts.SERIES + extra_series(scale)
     if scale.series is not None:
         series_list = tuple(s for s in series_list if s.slug in scale.series)
-    return series_list
+    return series_list + TOUR_SERIES
 
 
 class Generator:
