@@ -30,11 +30,16 @@ async def _connect(settings: Settings):
     return conn
 
 
-def _date(text: str) -> dt.date:
+def _moment(text: str) -> dt.date | dt.datetime:
+    """--as-of: a day (the world as of its noon UTC, reproducible) or a moment (UTC unless an
+    offset is given)."""
     try:
-        return dt.date.fromisoformat(text)
+        if "T" not in text and " " not in text:
+            return dt.date.fromisoformat(text)
+        at = dt.datetime.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD or a moment YYYY-MM-DDTHH:MM: {text!r}") from None
+    return at.replace(tzinfo=dt.timezone.utc) if at.tzinfo is None else at.astimezone(dt.timezone.utc)
 
 
 # -- commands ---------------------------------------------------------------------
@@ -45,7 +50,8 @@ async def cmd_world(args, settings: Settings) -> int:
     conn = await _connect(settings)
     bar = ProgressBar()
     try:
-        as_of = args.as_of or dt.datetime.now(dt.timezone.utc).date()
+        # default: now, to the minute (the live feed then starts from the moment the world shows)
+        as_of = args.as_of or dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
         manifest = await generate_world(conn, scale=args.scale, seed=args.seed, as_of=as_of, progress=bar)
     finally:
         bar.close()
@@ -133,7 +139,8 @@ def parser() -> argparse.ArgumentParser:
     w = sub.add_parser("world", help="generate and load a world, replacing the data (not keys or accounts)")
     w.add_argument("--scale", choices=("tiny", "demo", "full"), default="demo")
     w.add_argument("--seed", type=int, default=DEMO_SEED)
-    w.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD; default today (UTC)")
+    w.add_argument("--as-of", type=_moment, default=None,
+                   help="YYYY-MM-DD (as of noon UTC that day) or YYYY-MM-DDTHH:MM (UTC); default now")
     w.set_defaults(func=cmd_world, is_async=True)
 
     i = sub.add_parser("import", help="load a data bundle (docs/bundle.md), replacing the data")

@@ -33,7 +33,8 @@ async def _prepare(database_url: str, settings: Settings) -> dict[str, str]:
             bar = ProgressBar()
             try:
                 await generate_world(conn, scale=os.environ.get("SVC_SCALE", "demo"), seed=DEMO_SEED,
-                                     as_of=dt.datetime.now(dt.timezone.utc).date(), progress=bar)
+                                     as_of=dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0),
+                                     progress=bar)
             finally:
                 bar.close()
         return await _demo_keys(conn, settings)

@@ -131,7 +131,7 @@ class Feed:
         # started before the world's now (a clock behind the generator's): wait for it
         ahead = (position - self.clock.now()).total_seconds()
         if ahead > 0:
-            log.info("the world is %.0f s ahead of the clock; the feed waits for it", ahead)
+            log.info("the world (%s) is %.0f s ahead of the clock; the feed waits for it", position, ahead)
             await trio.sleep(ahead)
         # then live, `speed` seconds of play per second
         anchor_real, anchor_world = self.clock.timestamp(), max(position, self.clock.now())

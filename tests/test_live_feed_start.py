@@ -1,0 +1,64 @@
+"""The world's "now" is the moment it was generated, and the live feed starts from it: a world
+generated at 08:00 shows 08:00 (not noon), and a feed whose clock is behind the world's now
+waits for the clock instead of playing ahead of it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import trio
+
+from svc.__main__ import _moment
+from svc.clock import Clock
+from svc.world.bundle import read_manifest
+from svc.world.generate import generate_bundle
+from svc_live import components
+from svc_live.feed import world_now
+from svc_live.testing import running_app
+
+from conftest import NOON, TODAY, sql
+
+
+def test_a_world_generated_at_a_moment_is_as_of_that_moment(tmp_path):
+    at = dt.datetime.combine(TODAY, dt.time(8, 0), dt.timezone.utc)
+    generate_bundle(tmp_path, scale="tiny", seed=3, as_of=at)
+    assert read_manifest(tmp_path)["now"] == at.isoformat()
+    import csv
+    with open(tmp_path / "world_meta.csv", encoding="utf-8") as f:
+        meta = {r["key"]: r["value"] for r in csv.DictReader(f)}
+    assert meta["as_of"] == TODAY.isoformat() and world_now(meta, TODAY) == at
+    with open(tmp_path / "matches.csv", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["status"] != "finished" or (r["end_at"] and r["end_at"] > "2026")]
+    when = lambda s: dt.datetime.fromisoformat(s)
+    live = [r for r in rows if r["status"] == "live"]
+    scheduled = [r for r in rows if r["status"] == "scheduled"]
+    assert scheduled and all(when(r["start_at"]) > at for r in scheduled)
+    assert all(when(r["start_at"]) <= at for r in live)
+    assert all(when(r["end_at"]) <= at for r in rows if r["status"] == "finished" and r["end_at"])
+
+
+def test_as_of_on_the_command_line_is_a_day_or_a_moment():
+    assert _moment("2026-10-10") == dt.date(2026, 10, 10)
+    assert _moment("2026-10-10T08:05") == dt.datetime(2026, 10, 10, 8, 5, tzinfo=dt.timezone.utc)
+    assert _moment("2026-10-10T10:05+02:00") == dt.datetime(2026, 10, 10, 8, 5, tzinfo=dt.timezone.utc)
+    # an older world without `now`: noon of its as-of day
+    assert world_now({"as_of": "2026-10-10"}, TODAY) == dt.datetime(2026, 10, 10, 12, tzinfo=dt.timezone.utc)
+
+
+async def test_a_feed_started_before_the_worlds_now_waits_for_the_clock(db_url, mock_clock, monkeypatch):
+    monkeypatch.setenv("SVC_LIVE_SPEED", "1")
+    clock = Clock(start=NOON - dt.timedelta(hours=1))  # the world (now = noon) is an hour ahead
+    clock.now()  # anchored now: the feed's start-up (threads let the mock clock jump) counts from here
+    changes_before = sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"]
+    async with running_app(db_url, clock, [components.feed], mock_clock=mock_clock) as (app, _):
+        feed = app.extensions["svc"].parts["live_feed"]
+        while clock.now() < NOON - dt.timedelta(minutes=5):  # until just before the world's now
+            await trio.sleep(60)
+            assert feed.position is None or feed.position <= clock.now()
+        assert feed.playing
+        assert sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"] == changes_before
+        with trio.fail_after(30 * 60):  # past the world's now, the feed plays, never ahead of the clock
+            while feed.position is None or feed.position <= NOON:
+                await trio.sleep(1)
+                assert feed.position is None or feed.position <= clock.now()
+        assert sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"] > changes_before
