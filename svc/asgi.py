@@ -8,6 +8,7 @@ turns it off in this process) and the webhook scheduler (SVC_HOOKS=0 turns it of
 
 from __future__ import annotations
 
+import gc
 import os
 
 from svc_hooks.scheduler import component as hooks_component
@@ -32,3 +33,9 @@ if _on("SVC_HOOKS"):
 
 app = create_app(os.environ["DATABASE_URL"], pool_size=Settings.from_env().pool_size,
                  cache=_on("SVC_CACHE"), components=components)
+
+# Everything made so far (modules, routes, the OpenAPI description: ~65k objects) lives as
+# long as the process. Frozen, the collector never scans it again: each full collection
+# (whose pause grows with every object alive: ~0.7 s at 2,000 open streams) skips it.
+gc.collect()
+gc.freeze()

@@ -64,6 +64,7 @@ class Session:
         self.key_id, self.slot, self.holder = key_id, slot, holder
         self.scope = trio.CancelScope()
         self.gone = trio.Event()  # the response body was closed: the client went away
+        self.stop = trio.Event()  # the client went away or the slot's lease was lost
         self.out_send, self.out_receive = trio.open_memory_channel[bytes](0)
         self.sub: Subscriber | None = None
         self.end_reason = "time"
@@ -79,6 +80,7 @@ class Session:
                     yield chunk
         finally:
             self.gone.set()
+            self.stop.set()
 
     async def run(self, first: list[bytes], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
@@ -139,19 +141,19 @@ class Session:
     async def _keeper(self, done: trio.CancelScope) -> None:
         """The disconnect watcher: ends the session when the response body was closed (the
         client went away) or the hub reports the slot's lease lost."""
-        lost = trio.Event()
-        self.hub.leases[self.holder] = lost.set
-        try:
-            async with trio.open_nursery() as watch:
-                async def wait_then_stop(event: trio.Event) -> None:
-                    await event.wait()
-                    watch.cancel_scope.cancel()
+        lost = False
 
-                watch.start_soon(wait_then_stop, self.gone)
-                watch.start_soon(wait_then_stop, lost)
+        def lease_lost() -> None:
+            nonlocal lost
+            lost = True
+            self.stop.set()
+
+        self.hub.leases[self.holder] = lease_lost
+        try:
+            await self.stop.wait()
         finally:
             self.hub.leases.pop(self.holder, None)
-        if lost.is_set():
+        if lost:
             self.end_reason = "slot_lost"
         done.cancel()
 
