@@ -2,11 +2,14 @@
 
 Same seed + as_of + scale give byte-identical files: every random stream is a `random.Random`
 seeded from a sha256 of a descriptive string (never Python's hash()), every iteration runs
-over tuples or sorted keys, and nothing records the time of generation.
+over tuples or sorted keys. as_of is the world's "now": a moment (recorded in world_meta
+`now`), or a day, which stands for noon UTC of it.
 
 The pieces, in the order they run:
   calendar   editions of every series by era (dates, hosts, tiers, prize money), the
-             current week's editions in progress on as_of, and the calendar after it;
+             current week's editions in progress on as_of, and the calendar after it,
+             with the tour (TOUR_BANDS): lower-tier stops in four time-zone bands so
+             that after the current week some match is in play at every hour (UTC);
   people     birth cohorts of players whose strength rises, peaks and falls with age,
              nations strong by era, doubles partnerships that persist and break;
   draws      knockout brackets with seeds, team ties with groups then knockout, the
@@ -104,8 +107,8 @@ SCALES = {
 
 # The current week's editions: series, host city, the day of the edition that as_of falls on.
 # Hosts in Asia, Europe and the Americas so that play covers all 24 hours (UTC).
-# Noon UTC falls in the afternoon in New Delhi and Paris (matches live), before dawn in the
-# Americas (their day's matches still to come, last night's finished after midnight UTC).
+# At noon UTC (as_of given as a day) it is afternoon in New Delhi and Paris (matches live), before
+# dawn in the Americas (their day's matches still to come, last night's finished after midnight UTC).
 CURRENT_WEEK = (("india-open", "New Delhi", 2), ("french-open", "Paris", 3), ("us-open", "Los Angeles", 2),
                 ("canada-open", "Calgary", 4))
 
