@@ -1,5 +1,6 @@
 """Public pages that need no key: /v1/openapi.json, /docs (the error codes that every
-error's `docs` URL points into) and /live (the live stream in a browser)."""
+error's `docs` URL points into), /live (the live stream in a browser) and /live-worker.js
+(the service worker that lets that page's EventSource send the key in a header)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from .plans import PLANS
 
 
 LIVE_PAGE = Path(__file__).resolve().parent.parent / "svc_live" / "page.html"
+LIVE_WORKER = LIVE_PAGE.with_name("live-worker.js")
 
 
 def register_docs(app) -> None:
@@ -23,6 +25,12 @@ def register_docs(app) -> None:
     async def live_page() -> Response:
         """A page that shows the live stream in a browser (the key is typed in, sent in a header)."""
         return Response(LIVE_PAGE.read_bytes(), content_type="text/html; charset=utf-8")
+
+    @app.route("/live-worker.js", methods=["GET"], provide_automatic_options=False)
+    async def live_worker() -> Response:
+        """The service worker that adds the key header to a browser EventSource's stream requests."""
+        return Response(LIVE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8",
+                        headers={"Cache-Control": "no-cache"})
 
     @app.route("/v1/openapi.json", methods=["GET"], provide_automatic_options=False)
     async def openapi_json() -> Response:

@@ -88,3 +88,10 @@ async def test_browsers_on_other_origins_may_call_with_a_header_key(client, key)
     assert plain_options.status_code == 405 and plain_options.headers["Allow"] == "GET"
     page = await client.get("/live")
     assert page.status_code == 200 and b"/v1/live/stream" in await page.get_data()
+    assert b'new EventSource(' in await page.get_data()
+    # the service worker that adds the key header to the page's EventSource requests: served
+    # without a key, as JavaScript (browsers refuse a worker of any other type), never cached stale
+    worker = await client.get("/live-worker.js")
+    assert worker.status_code == 200 and worker.headers["Content-Type"].startswith("text/javascript")
+    assert worker.headers["Cache-Control"] == "no-cache"
+    assert b'headers.set("Authorization", "Bearer " + key)' in await worker.get_data()
