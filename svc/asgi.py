@@ -8,13 +8,13 @@ turns it off in this process) and the webhook scheduler (SVC_HOOKS=0 turns it of
 
 from __future__ import annotations
 
-import gc
 import os
 
 from svc_hooks.scheduler import component as hooks_component
 from svc_live.components import feed as live_feed
 from svc_live.components import hub as live_hub
 
+from . import heap
 from .app import create_app
 from .config import Settings
 from .logs import setup_logging
@@ -34,8 +34,4 @@ if _on("SVC_HOOKS"):
 app = create_app(os.environ["DATABASE_URL"], pool_size=Settings.from_env().pool_size,
                  cache=_on("SVC_CACHE"), components=components)
 
-# Everything made so far (modules, routes, the OpenAPI description: ~65k objects) lives as
-# long as the process. Frozen, the collector never scans it again: each full collection
-# (whose pause grows with every object alive: ~0.7 s at 2,000 open streams) skips it.
-gc.collect()
-gc.freeze()
+heap.settle()  # the collector set for many long-lived streams (svc/heap.py)

@@ -45,11 +45,10 @@ if os.environ.get("BENCH_STREAM_APP") == "1":  # imported by Hypercorn in the se
     from svc_live.components import hub
 
     app = create_app(os.environ["DATABASE_URL"], pool_size=8, components=[hub])
-    # as `serve` does (svc/asgi.py): the startup heap frozen out of the collector's scans
-    import gc
+    if os.environ.get("BENCH_HEAP") != "default":  # --heap default: CPython's collector settings, to compare
+        from svc import heap
 
-    gc.collect()
-    gc.freeze()
+        heap.settle()  # as `serve` does (svc/asgi.py)
     from ops.bench import gclog
 
     gclog.install()
@@ -231,6 +230,7 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
     return result
 
 
+HEAP = "serve"  # main() sets it: "serve" (svc/heap.py, as served) or "default" (CPython's settings)
 LOGS = ""  # main() makes it: the servers' own output, to look into when a figure is odd
 
 
@@ -238,7 +238,7 @@ def start_server(service: str, port: int, log_name: str, gc_log: str) -> subproc
     if service == "ours":
         cmd = [sys.executable, "-m", "hypercorn", "-k", "trio", "-w", "1", "-b", f"127.0.0.1:{port}",
                "--backlog", "4096", "ops.bench.stream:app"]
-        env = {**os.environ, "BENCH_STREAM_APP": "1", "BENCH_GC_LOG": gc_log}
+        env = {**os.environ, "BENCH_STREAM_APP": "1", "BENCH_GC_LOG": gc_log, "BENCH_HEAP": HEAP}
     else:
         cmd = [sys.executable, "-m", "uvicorn", "ops.bench.stream_peer:app", "--host", "127.0.0.1", "--port", str(port),
                "--workers", "1", "--backlog", "4096", "--log-level", "warning", "--no-access-log"]
@@ -330,7 +330,11 @@ def table(pairs: list[tuple[dict, dict]]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--streams", default="1000,5000,10000")
+    ap.add_argument("--heap", choices=("serve", "default"), default="serve",
+                    help="our worker's collector: as `serve` sets it (svc/heap.py) or CPython's defaults")
     args = ap.parse_args()
+    global HEAP
+    HEAP = args.heap
     url = os.environ["DATABASE_URL"]
     ns = [int(n) for n in args.streams.split(",")]
     global LOGS
@@ -350,6 +354,8 @@ def main() -> int:
             f"ours = /v1/live/stream, Quart-Trio on Hypercorn {version('hypercorn')} (h11); "
             f"peer = sse-starlette {version('sse-starlette')} on uvicorn {version('uvicorn')} "
             f"(asyncio loop, {'httptools' if _has('httptools') else 'h11'}). Heartbeat every 15 s on both. "
+            f"Our worker's garbage collector: {'as served (svc/heap.py)' if HEAP == 'serve' else 'CPython defaults'}; "
+            f"the peer's: CPython defaults. "
             f"Change latency from the trigger (ours: the commit in PostgreSQL; peer: GET /publish sent) "
             f"to the byte arriving at each client.")
     text = head + "\n\n" + table(pairs) + "\n"
