@@ -11,11 +11,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 import socket
+import time
 import uuid
+
+import asyncpg
 
 from svc.clock import Clock
 from svc.db import Database
 from svc.sqlfiles import Q
+from svc import sqlrun
 
 MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12        # a dead holder's slot is free again after at most this long
@@ -39,13 +43,24 @@ class Slots:
 
     async def claim(self, key_id: int, holder: str) -> int | None:
         """A slot for this stream, or None when MAX_STREAMS unexpired leases are held.
-        One statement per slot tried, each atomic (sql/queries/live/slots.sql, live-slot-take)."""
+        One statement per slot tried, each atomic (sql/queries/live/slots.sql, live-slot-take).
+
+        The times are moved on by however long the claim waited for a pooled connection:
+        when thousands of clients connect at once that wait can pass LEASE_S, and a lease
+        written with the expiry of the moment it was asked for would be expired on arrival
+        (another stream of the key could take it over before the hub's next renewal)."""
         now, expires = self.clock.now(), self.expiry()
-        for slot in range(1, MAX_STREAMS + 1):
-            if await self.db.fetchval(Q.live_slot_take, key_id=key_id, slot=slot, holder=holder,
-                                      expires_at=expires, now=now) is not None:
-                return slot
-        return None
+        asked = time.monotonic()
+
+        async def work(conn: asyncpg.Connection) -> int | None:
+            waited = dt.timedelta(seconds=time.monotonic() - asked)
+            for slot in range(1, MAX_STREAMS + 1):
+                if await sqlrun.fetchval(conn, Q.live_slot_take, key_id=key_id, slot=slot, holder=holder,
+                                         expires_at=expires + waited, now=now + waited) is not None:
+                    return slot
+            return None
+
+        return await self.db.run(work)
 
     async def renew(self, key_id: int, slot: int, holder: str) -> bool:
         """False when the lease was lost (it expired and another stream took the slot)."""
