@@ -22,7 +22,9 @@ STREAM_DOC = (
     "\"reconnect_after_ms\"}). Reconnect with `Last-Event-ID` to receive first what changed since (kept for "
     "10 minutes; further behind, every match in play is sent afresh). At most two streams at a time per key: "
     "a third answers 429 too_many_streams with Retry-After while the first two keep flowing. A reader that "
-    "falls 256 changes behind is dropped (event end, reason behind) and resumes by Last-Event-ID.")
+    "falls 256 changes behind is dropped (event end, reason behind) and resumes by Last-Event-ID. In a "
+    "browser, EventSource cannot send the key header: /live shows how a service worker (/live-worker.js) "
+    "adds it, so the browser's own EventSource reconnects and resumes.")
 
 
 @attrs.frozen
