@@ -426,7 +426,7 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
 # Stops run from the day after as_of (the current week thins out from then) to the end
 # of the calendar; each is drawn by the live feed on its first day like any future edition.
 TOUR_BANDS = (("east-asia-challenge", "East Asia Challenge", ("Tokyo", "Seoul", "Osaka", "Hiroshima")),
-              ("east-challenge", "Eastern Challenge", ("Moscow", "Nairobi", "Tehran", "Addis Ababa", "Kampala")),
+              ("east-challenge", "Eastern Challenge", ("Nairobi", "Tehran", "Addis Ababa", "Kampala")),
               ("south-america-challenge", "South America Challenge", ("São Paulo", "Rio de Janeiro")),
               ("pacific-challenge", "Pacific Challenge", ("Los Angeles", "Calgary", "Denver")))
 TOUR_DAYS = 5                       # one round a day: a 32 draw (R32 to F) in five days
