@@ -16,7 +16,8 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
-from typing import Any, Awaitable, Callable, TypeVar
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
 
 import asyncpg
 import orjson
@@ -166,3 +167,24 @@ class Database:
     async def execute(self, stmt: Statement, **params: Any) -> str:
         args = stmt.args(params)
         return await self._call(lambda: self._pool.execute(stmt.sql, *args))
+
+    # -- a connection of one's own -------------------------------------------------------
+    @asynccontextmanager
+    async def dedicated(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection outside the pool, for as long as the block runs: for what must live
+        longer than one query (a LISTEN, a session-level advisory lock) or must never queue
+        behind requests for the pool. Statements on it: `fetch_on`."""
+        conn = await self._call(lambda: connect_asyncio(self.url))
+        try:
+            yield conn
+        finally:
+            with trio.CancelScope(shield=True):
+                try:  # asyncpg's own timeout: a Trio one would fire early under a mock clock
+                    await self._call(lambda: conn.close(timeout=5))
+                except Exception:  # closing is best effort; the server drops it anyway
+                    conn.terminate()
+
+    async def fetch_on(self, conn: asyncpg.Connection, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
+        """One named statement on a `dedicated` connection."""
+        args = stmt.args(params)
+        return await self._call(lambda: conn.fetch(stmt.sql, *args))

@@ -23,7 +23,6 @@ import trio
 from svc.clock import Clock
 from svc.db import Database, DatabaseUnavailable
 from svc.sqlfiles import Q, Statement
-from svc import sqlrun
 
 from . import sse
 from .changes import CHANNEL
@@ -103,7 +102,7 @@ class Hub:
         if conn is None or conn.is_closed():
             return await self.db.fetch(stmt, **params)
         async with self._own_lock:
-            return await self.db._call(lambda: sqlrun.fetch(conn, stmt, **params))
+            return await self.db.fetch_on(conn, stmt, **params)
 
     # -- subscribers -------------------------------------------------------------
     def subscribe(self, discipline: str | None, on_drop: Callable[[], None]) -> tuple[Subscriber, int]:

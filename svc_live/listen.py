@@ -2,8 +2,7 @@
 
 asyncpg calls a listener on its own (asyncio) thread; each notification is handed to the
 Trio side with the run's TrioToken, so the callback given here runs in Trio, synchronously.
-(This uses Database._call, the bridge svc.db keeps for itself: a dedicated connection,
-outside the pool, must live as long as the hub, not one query.)
+(The connection is Database.dedicated(): outside the pool, it lives as long as the hub.)
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from typing import AsyncIterator, Callable
 import asyncpg
 import trio
 
-from svc.db import Database, _init_connection
+from svc.db import Database
 
 
 @asynccontextmanager
@@ -29,19 +28,10 @@ async def listening(db: Database, channel: str, on_notify: Callable[[str], None]
         except trio.RunFinishedError:
             pass
 
-    async def connect() -> asyncpg.Connection:
-        conn = await asyncpg.connect(db.url)
-        await _init_connection(conn)
-        await conn.add_listener(channel, lambda _c, _pid, _ch, payload: deliver(on_notify, payload))
-        conn.add_termination_listener(lambda _c: deliver(on_lost))
-        return conn
+    async with db.dedicated() as conn:
+        async def listen() -> None:
+            await conn.add_listener(channel, lambda _c, _pid, _ch, payload: deliver(on_notify, payload))
+            conn.add_termination_listener(lambda _c: deliver(on_lost))
 
-    conn = await db._call(connect)
-    try:
+        await db._call(listen)
         yield conn
-    finally:
-        with trio.CancelScope(shield=True):
-            try:  # asyncpg's own timeout: a Trio one would fire early under a mock clock
-                await db._call(lambda: conn.close(timeout=5))
-            except Exception:  # closing is best effort; the server drops it anyway
-                conn.terminate()

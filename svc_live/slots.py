@@ -62,12 +62,6 @@ class Slots:
 
         return await self.db.run(work)
 
-    async def renew(self, key_id: int, slot: int, holder: str) -> bool:
-        """False when the lease was lost (it expired and another stream took the slot)."""
-        got = await self.db.fetchval(Q.live_slot_renew, key_id=key_id, slot=slot, holder=holder,
-                                     expires_at=self.expiry())
-        return got is not None
-
     async def release(self, key_id: int, slot: int, holder: str) -> None:
         await self.db.fetchval(Q.live_slot_release, key_id=key_id, slot=slot, holder=holder)
 

@@ -9,12 +9,6 @@ ON CONFLICT (key_id, slot) DO UPDATE SET holder = EXCLUDED.holder, expires_at = 
 WHERE s.expires_at <= :now
 RETURNING slot;
 
--- name: live-slot-renew
--- Extends the lease while :holder still holds it; returns the slot, nothing when it was lost.
-UPDATE live_stream_slots SET expires_at = :expires_at
-WHERE key_id = :key_id AND slot = :slot AND holder = :holder
-RETURNING slot;
-
 -- name: live-slot-release
 -- Frees the slot if :holder still holds it; returns the slot freed, nothing otherwise.
 DELETE FROM live_stream_slots WHERE key_id = :key_id AND slot = :slot AND holder = :holder
