@@ -53,17 +53,37 @@ def verify(secret: str, header: str, raw: bytes, now: float) -> str:
     return "ok"
 
 
-class Receiver:
+class _LocalServer:
+    """Listens on 127.0.0.1 (port 0: any free one, in `port` once serving); `_poke` wakes `_wait_until`."""
+
+    def __init__(self) -> None:
+        self.port = 0
+        self._changed = trio.Event()
+
+    async def serve(self, port: int = 0, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
+        self.port = listeners[0].socket.getsockname()[1]
+        await trio.serve_listeners(self._handle, listeners, task_status=task_status)
+
+    async def _wait_until(self, done: Callable[[], bool]) -> None:
+        while not done():
+            await self._changed.wait()
+
+    def _poke(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+
+class Receiver(_LocalServer):
     """POSTs on http://127.0.0.1:<port>/hook. `answer(n, request)` picks the status for the
     n-th request (from 1) that passed verification; None means never answer."""
 
     def __init__(self, secret: str, now: Callable[[], float], answer: Callable[[int, Received], int | None] = lambda n, r: 200):
+        super().__init__()
         self.secret, self.now, self.answer = secret, now, answer
         self.received: list[Received] = []
         self.handled: set[str] = set()
-        self.port = 0
         self.delay_s = 0.0  # how long to wait before answering (a slow receiver)
-        self._changed = trio.Event()
 
     @property
     def url(self) -> str:
@@ -73,14 +93,8 @@ class Receiver:
     def accepted(self) -> list[Received]:
         return [r for r in self.received if r.verdict == "ok" and 200 <= r.status < 300]
 
-    async def serve(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        self.port = listeners[0].socket.getsockname()[1]
-        await trio.serve_listeners(self._handle, listeners, task_status=task_status)
-
     async def wait_for(self, count: int) -> None:
-        while len(self.received) < count:
-            await self._changed.wait()
+        await self._wait_until(lambda: len(self.received) >= count)
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         conn = h11.Connection(h11.SERVER)
@@ -130,10 +144,6 @@ class Receiver:
             pass
         await trio.aclose_forcefully(stream)
 
-    def _poke(self) -> None:
-        self._changed.set()
-        self._changed = trio.Event()
-
 
 @attrs.define
 class Mail:
@@ -142,26 +152,19 @@ class Mail:
     data: str
 
 
-class SmtpSink:
+class SmtpSink(_LocalServer):
     """Just enough SMTP (RFC 5321) for smtplib to hand over a message; keeps them in `mails`."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.mails: list[Mail] = []
-        self.port = 0
-        self._changed = trio.Event()
 
     @property
     def url(self) -> str:
         return f"smtp://127.0.0.1:{self.port}"
 
-    async def serve(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        self.port = listeners[0].socket.getsockname()[1]
-        await trio.serve_listeners(self._handle, listeners, task_status=task_status)
-
     async def wait_for(self, count: int) -> None:
-        while len(self.mails) < count:
-            await self._changed.wait()
+        await self._wait_until(lambda: len(self.mails) >= count)
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         buffer = b""
@@ -199,8 +202,7 @@ class SmtpSink:
                     while (text := await line()) != ".":
                         lines.append(text[1:] if text.startswith("..") else text)
                     self.mails.append(Mail(sender, recipients, "\n".join(lines)))
-                    self._changed.set()
-                    self._changed = trio.Event()
+                    self._poke()
                     await say("250 OK queued")
                 elif verb == "QUIT":
                     await say("221 bye")
@@ -232,9 +234,9 @@ def main() -> None:
             return 200
 
         receiver = Receiver(args.secret, time.time, answer)
-        listeners = await trio.open_tcp_listeners(args.port, host="127.0.0.1")
-        print(f"receiving on http://127.0.0.1:{args.port}/hook", flush=True)
-        await trio.serve_listeners(receiver._handle, listeners)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(receiver.serve, args.port)
+            print(f"receiving on {receiver.url}", flush=True)
 
     trio.run(serve)
 

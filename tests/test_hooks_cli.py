@@ -3,7 +3,6 @@ refusals exit 2 with a message naming the problem."""
 
 from __future__ import annotations
 
-import json
 import secrets
 
 import pytest

@@ -8,7 +8,6 @@ import datetime as dt
 import json
 import secrets
 from contextlib import asynccontextmanager
-from functools import partial
 
 import pytest
 import trio
@@ -18,7 +17,7 @@ from svc.clock import Clock
 from svc.convert import converter
 from svc.db import Database
 from svc.records import event_from_row
-from svc_hooks import store
+from svc_hooks import signing, store
 from svc_hooks.addresses import Policy
 from svc_hooks.http import post
 from svc_hooks.notify import Mailer
@@ -226,7 +225,7 @@ async def test_receiver_refuses_old_or_altered_signatures(db, db_url, live_accou
         forged = {
             "body": (sig, genuine.raw.replace(b'"type"', b'"Type"')),
             "t": (f"t={int(t[2:]) + 1},{v1}", genuine.raw),
-            "secret": (receiver_signature("whsec_other", int(t[2:]), genuine.raw), genuine.raw),
+            "secret": (signing.signature("whsec_other", int(t[2:]), genuine.raw), genuine.raw),
         }
         for name, (signature, raw) in forged.items():
             sent = [(k, signature if k == "x-svc-signature" else v) for k, v in headers]
@@ -237,13 +236,6 @@ async def test_receiver_refuses_old_or_altered_signatures(db, db_url, live_accou
         late = await post(receiver.url, headers, genuine.raw, policy=LOCAL)
     assert late.status == 400 and receiver.received[-1].verdict == "too old"
     assert genuine.verdict == "ok" and genuine.status == 200
-
-
-def receiver_signature(secret: str, t: int, raw: bytes) -> str:
-    import hashlib
-    import hmac
-
-    return f"t={t},v1=" + hmac.new(secret.encode(), f"{t}.".encode() + raw, hashlib.sha256).hexdigest()
 
 
 # -- fan-out ---------------------------------------------------------------------------

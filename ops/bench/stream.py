@@ -91,8 +91,6 @@ async def migrate(url: str) -> None:
 
 async def publish_one(url: str) -> tuple[int, float]:
     """Writes one change of a match in play as the feed would; (seq, commit time)."""
-    import datetime as dt
-
     from svc.db import connect_asyncio
     from svc_live.changes import publish
 
