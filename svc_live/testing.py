@@ -101,25 +101,7 @@ async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock:
     whenever every task has waited `step` real seconds."""
     from svc.app import create_app
 
-    # Each component runs under a scope cancelled before the app shuts down (the app closes
-    # the database after serving; a component must not outlive it).
-    scopes: list[trio.CancelScope] = []
-    ended: list[trio.Event] = []
-
-    def stoppable(component: Any) -> Any:
-        async def run(service: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-            scope, done = trio.CancelScope(), trio.Event()
-            scopes.append(scope)
-            ended.append(done)
-            try:
-                with scope:
-                    await component(service, task_status=task_status)
-            finally:
-                done.set()
-
-        return run
-
-    app = create_app(db_url, clock=clock, pool_size=4, components=[stoppable(c) for c in components])
+    app = create_app(db_url, clock=clock, pool_size=4, components=list(components))
     if mock_clock is not None:
         _RUNNING[id(mock_clock)] = _RUNNING.get(id(mock_clock), 0) + 1
         mock_clock.autojump_threshold = float("inf")
@@ -134,10 +116,8 @@ async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock:
                         yield app, client
                     requests.cancel_scope.cancel()  # streams still open
             finally:
-                for scope in scopes:
-                    scope.cancel()
-                for done in ended:  # their cleanup (slot releases) uses the database: let it finish first
-                    await done.wait()
+                # Virtual time stands still while the app stops: its components' cleanup (slot
+                # releases) waits on the database thread, not on Trio's clock.
                 if mock_clock is not None:
                     mock_clock.autojump_threshold = float("inf")
     finally:
