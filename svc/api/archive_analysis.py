@@ -14,19 +14,15 @@ import attrs
 
 from ..convert import doc
 from ..endpoint import Answer, Call, endpoint
-from ..params import ROUND_CODES, check_range, discipline_param, param, year_param
-from ..records import Discipline, DrawMatch, PlayerRef, draw_match_from_row
+from ..params import check_range, discipline_param, param, year_param
+from ..records import DrawMatch, PlayerRef, draw_match_from_row
 from ..sqlfiles import Q
+from .archive_player_common import rate
 
 PLAN = "archive"
 RECORD_TYPES = ("most_titles", "most_finals", "longest_win_streak", "widest_margin", "most_points")
 RECORD_LIMIT_MAX = 100  # a record list is a leaderboard, not an export
 RECORD_LIMIT_DEFAULT = 10
-
-
-def _rate(part: int, whole: int) -> float | None:
-    """A share rounded to four places; null when there is nothing to share."""
-    return round(part / whole, 4) if whole else None
 
 
 def _years(p: Any) -> dict[str, Any]:
@@ -83,11 +79,11 @@ async def seeds(call: Call) -> Answer:
     round_rows = await call.db.fetch(Q.archb_seed_rounds, discipline=p.discipline, **_years(p))
     data = SeedAnalysis(
         seeds=[SeedRow(seed=r["seed"], entries=r["entries"], reached_semi_final=r["reached_sf"],
-                       reached_final=r["reached_f"], won=r["won"], semi_final_rate=_rate(r["reached_sf"], r["entries"]),
-                       final_rate=_rate(r["reached_f"], r["entries"]), win_rate=_rate(r["won"], r["entries"]))
+                       reached_final=r["reached_f"], won=r["won"], semi_final_rate=rate(r["reached_sf"], r["entries"]),
+                       final_rate=rate(r["reached_f"], r["entries"]), win_rate=rate(r["won"], r["entries"]))
                for r in seed_rows],
         rounds=[SeedRoundRow(round_code=r["round_code"], matches=r["matches"], seeded_wins=r["seeded_wins"],
-                             seeded_win_rate=_rate(r["seeded_wins"], r["matches"])) for r in round_rows])
+                             seeded_win_rate=rate(r["seeded_wins"], r["matches"])) for r in round_rows])
     return Answer(data, {"filters": _filters(p)})
 
 
@@ -127,11 +123,11 @@ async def deciders(call: Call) -> Answer:
     data = [DeciderRow(
         period=str(r["period"]) if p.by == "year" else f"{r['period']}s",
         first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"],
-        three_game_matches=r["three_game"], three_game_rate=_rate(r["three_game"], r["matches"]),
-        first_game_loser_wins=r["first_loser_wins"], first_game_loser_win_rate=_rate(r["first_loser_wins"], r["matches"]),
+        three_game_matches=r["three_game"], three_game_rate=rate(r["three_game"], r["matches"]),
+        first_game_loser_wins=r["first_loser_wins"], first_game_loser_win_rate=rate(r["first_loser_wins"], r["matches"]),
         games=r["games"], points_per_game=round(r["points"] / r["games"], 2) if r["games"] else None,
         rally_games=r["rally_games"], extended_games=r["extended_games"],
-        extended_rate=_rate(r["extended_games"], r["rally_games"])) for r in rows]
+        extended_rate=rate(r["extended_games"], r["rally_games"])) for r in rows]
     return Answer(data, {"by": p.by, "filters": _filters(p)})
 
 

@@ -9,7 +9,7 @@ from ..errors import invalid, not_found
 from ..params import ROUND_CODES, Paging, discipline_param, param, path_id, year_param
 from ..records import DrawMatch, draw_match_from_row
 from ..sqlfiles import Q
-from .archive_tournaments import SLUG, check_series
+from .reference import SLUG, check_series
 
 
 # Up to this many editions (a year's, a tournament's) a page is taken by sorting their matches

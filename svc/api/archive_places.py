@@ -16,6 +16,7 @@ from ..endpoint import Answer, Call, Page, endpoint
 from ..errors import invalid, not_found
 from ..params import IOC_CODE, Paging, param
 from ..records import PlayerRef, TournamentRef, VenueRef
+from .archive_player_common import player_refs
 from .reference import CountryItem
 from ..sqlfiles import Q
 
@@ -88,7 +89,7 @@ def _hosted(h: dict[str, Any]) -> HostedEdition:
 def _title(t: dict[str, Any]) -> CountryTitle:
     return CountryTitle(tournament=TournamentRef(**t["tournament"]), discipline=t["discipline"],
                         sport_class=t["sport_class"], date=dt.date.fromisoformat(t["date"]) if t["date"] else None,
-                        match=t["match"], players=[PlayerRef(**p) for p in t["players"] or []])
+                        match=t["match"], players=player_refs(t["players"]))
 
 
 @endpoint("/v1/countries/{code}", plan="archive", summary="One country: players, titles, top players, editions staged",

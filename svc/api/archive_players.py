@@ -11,14 +11,14 @@ import datetime as dt
 from typing import Any, Literal
 
 import attrs
-import orjson
 
 from ..convert import doc
 from ..endpoint import Answer, Call, Page, endpoint
 from ..errors import not_found
-from ..params import IOC_CODE, Paging, discipline_param, param, path_id
+from ..params import IOC_CODE, Paging, discipline_param, param
 from ..records import Discipline, PlayerRef
 from ..sqlfiles import Q
+from .archive_player_common import PlayerPath
 from .archive_rankings import SERVED_FROM
 
 PLAN = "archive"
@@ -119,11 +119,6 @@ def _item(r: Any) -> PlayerItem:
                       first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"], wins=r["wins"])
 
 
-def _json(value: Any) -> Any:
-    # asyncpg hands json columns over as text
-    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
-
-
 def _high(h: dict[str, Any]) -> RankingHigh:
     partner = PlayerRef(**h["partner"]) if h["partner"] else None
     return RankingHigh(rank=h["rank"], discipline=h["discipline"], date=h["week"], partner=partner)
@@ -176,12 +171,7 @@ async def players(call: Call) -> Page:
     return call.page(rows, _item)
 
 
-@attrs.frozen
-class PlayerParams:
-    id: str = path_id("pl_", "Player id (pl_...).")
-
-
-@endpoint("/v1/players/{id}", plan=PLAN, summary="One player's profile", params=PlayerParams,
+@endpoint("/v1/players/{id}", plan=PLAN, summary="One player's profile", params=PlayerPath,
           returns=PlayerProfile,
           description="The list item's figures, the same split by discipline, the best world ranking "
                       "(`career_high`, with the best in each other discipline under `other_events`), time at "
@@ -191,17 +181,16 @@ async def player(call: Call) -> Answer:
     r = await call.db.fetchrow(Q.archb_player_profile, id=call.p.id)
     if r is None:
         raise not_found(f"no player with id {call.p.id}")
-    by = {d.pop("discipline"): DisciplineFigures(**d) for d in _json(r["by_discipline"])}
+    by = {d.pop("discipline"): DisciplineFigures(**d) for d in r["by_discipline"]}
     return Answer(PlayerProfile(
         id=r["id"], name=r["name"], slug=r["slug"], country=r["country"], gender=r["gender"],
         first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"], wins=r["wins"],
-        by_discipline=by, career_high=career_high(_json(r["highs"])), number_one=number_one(_json(r["number_ones"])),
+        by_discipline=by, career_high=career_high(r["highs"]), number_one=number_one(r["number_ones"]),
         born=r["born"], hand=r["hand"], height_cm=r["height_cm"], coach=r["coach"]))
 
 
 @attrs.frozen
-class PlayerRankingsParams:
-    id: str = path_id("pl_", "Player id (pl_...).")
+class PlayerRankingsParams(PlayerPath):
     discipline: str | None = discipline_param()
 
 

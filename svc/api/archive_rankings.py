@@ -112,7 +112,7 @@ async def number_ones(call: Call) -> Answer:
     p = call.p
     _check_day("date", p.date, NUMBER_ONES_FROM, call.clock.today())
     rows = await call.db.fetch(Q.archb_number_ones, discipline=p.discipline, player=p.player, day=p.date)
-    if not rows and p.player and not await call.db.fetchrow(Q.archb_player_exists, id=p.player):
+    if not rows and p.player and not await call.db.fetchval(Q.archive_player_exists, id=p.player):
         raise not_found(f"no player with id {p.player}")
     data = [Reign(discipline=r["discipline"], name=r["name"], players=entry_players(r), first=r["first_day"],
                   last=r["last_day"], weeks=r["weeks"], current=r["last_day"] is None) for r in rows]

@@ -17,9 +17,8 @@ from ..errors import invalid, not_found
 from ..params import DISCIPLINES, LEVELS, ROUND_CODES, Paging, discipline_param, param, path_id, year_param
 from ..records import PlayerRef, VenueRef
 from ..sqlfiles import Q
-from .reference import calendar_status
-
-SLUG = r"^[a-z0-9-]{1,60}$"  # series slugs as /v1/series lists them
+from .archive_player_common import player_refs
+from .reference import SLUG, calendar_status, check_series
 
 
 def event_key(discipline: str, sport_class: str | None) -> str:
@@ -36,12 +35,6 @@ def round_order(round_code: str | None, round_name: str) -> tuple[int, int, str]
 
 def event_order(discipline: str, sport_class: str | None) -> tuple[int, str]:
     return (DISCIPLINES.index(discipline), sport_class or "")
-
-
-async def check_series(call: Call, slug: str | None) -> None:
-    """A `series` filter naming no series answers 422 (asked only when a list is empty)."""
-    if slug and not await call.db.fetchval(Q.series_exists, slug=slug):
-        raise invalid(f"parameter `series`: no series {slug!r}; see /v1/series")
 
 
 # -- /v1/tournaments ---------------------------------------------------------------------
@@ -150,10 +143,6 @@ class TournamentParams:
     id: str = path_id("tr_", "Edition id (tr_...).")
 
 
-def _players(ps: list[dict[str, Any]] | None) -> list[PlayerRef]:
-    return [PlayerRef(**p) for p in ps or []]
-
-
 def podiums(medal_matches: list[dict[str, Any]]) -> list[Podium]:
     """Medals per event from its semi-finals, bronze match and final (see Podium)."""
     by_event: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
@@ -168,7 +157,7 @@ def podiums(medal_matches: list[dict[str, Any]]) -> list[Podium]:
 
         def side(m: dict[str, Any], won: bool) -> list[PlayerRef]:
             n = m["winner"] if won else 3 - m["winner"]
-            return _players(m[f"players{n}"])
+            return player_refs(m[f"players{n}"])
 
         bronze_match = next((m for m in ms if m["round_code"] == "3P"), None)
         if bronze_match is not None:

@@ -36,10 +36,6 @@ SELECT p.id, p.name, p.slug, p.country, p.gender, p.born, p.hand, p.height_cm, p
 FROM players p LEFT JOIN player_totals t ON t.player_id = p.id
 WHERE p.id = :id;
 
--- name: archb-player-exists
--- The player's id, or no row for an unknown id.
-SELECT id FROM players WHERE id = :id;
-
 -- name: archb-player-rankings
 -- A player's ranking history from :since, newest list first (then discipline), optionally of one
 -- discipline; `known` is false (and no history rows) for an unknown player.
