@@ -19,9 +19,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from svc.world import engine, facts
-from svc.world.generate import (ROUND_NAMES, SCALES, Edition, Event, Generator, Match, build_calendar, odds_rows,
-                                priced, series_of, slugify, sub_rng)
+from svc.world import engine
+from svc.world.generate import (ROUND_NAMES, SCALES, Edition, Event, Generator, Match, Player, build_calendar,
+                                odds_rows, priced, series_of, sub_rng, utc_offset)
 
 
 @dataclass
@@ -33,14 +33,10 @@ class Drawn:
     players: list[tuple] = field(default_factory=list)       # every player in a draw (players rows)
 
 
-def _offset(ed: Edition) -> dt.timedelta:
-    return dt.timedelta(hours=facts.CITIES[facts.CITY_ID[ed.city] - 1].utc_offset)
-
-
 class Calendar:
     """The generated world's calendar (seed, scale and "now" of its world_meta)."""
 
-    def __init__(self, seed: int, scale: str, now: dt.datetime) -> None:
+    def __init__(self, seed: int, scale: str, now: dt.date | dt.datetime) -> None:
         self.seed = seed
         self.scale = SCALES[scale]
         self.gen = Generator(None, self.scale, seed, now)
@@ -53,10 +49,8 @@ class Calendar:
         """The calendar of a generated world, None for a world that came from elsewhere."""
         try:
             seed, scale = int(meta["seed"]), meta["scale"]
-            now = dt.datetime.fromisoformat(meta["now"]) if meta.get("now") else None
-            if now is None:
-                day = dt.date.fromisoformat(meta["as_of"])
-                now = dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.timezone.utc)
+            # an older world without `now`: its as-of day (the generator takes noon UTC of it)
+            now = dt.datetime.fromisoformat(meta["now"]) if meta.get("now") else dt.date.fromisoformat(meta["as_of"])
         except (KeyError, ValueError):
             return None
         if scale not in SCALES:
@@ -74,7 +68,7 @@ class Calendar:
     def draw_at(self, ed: Edition) -> dt.datetime:
         """When the draw is made: local midnight of the first day."""
         assert ed.start is not None
-        return dt.datetime(ed.start.year, ed.start.month, ed.start.day, tzinfo=dt.timezone.utc) - _offset(ed)
+        return dt.datetime(ed.start.year, ed.start.month, ed.start.day, tzinfo=dt.timezone.utc) - utc_offset(ed)
 
     def draw(self, ed: Edition) -> Drawn:
         """The edition's draws: first-round matches with their planned start times, their
@@ -101,15 +95,14 @@ class Calendar:
                 m.seed1, m.seed2 = s1, s2
                 first.append(m)
         plan = self.plan(ed.id, events)
-        seen: dict[str, object] = {}
+        seen: dict[str, Player] = {}
         for m in first:
             m.start_at, m.day = plan[m.id].start_at, plan[m.id].day
             m.status = "scheduled"
             for p in m.side1 + m.side2:
                 seen.setdefault(p.id, p)
         out.matches = first
-        out.players = [(p.id, p.name, slugify(p.name), p.country, p.gender, p.born, p.hand, p.height, p.coach,
-                        p.sport_class, round(p.peak, 1)) for p in seen.values()]
+        out.players = [p.row() for p in seen.values()]
         if priced(ed, self.scale):
             for m in first:
                 # the engine plays with the players' stored strengths (their peaks), so the
@@ -137,7 +130,7 @@ class Calendar:
 
     def local_day(self, ed_id: str, at: dt.datetime) -> dt.date:
         ed = self.editions.get(ed_id)
-        return (at + _offset(ed)).date() if ed is not None else at.date()
+        return (at + utc_offset(ed)).date() if ed is not None else at.date()
 
     def bronze(self, ed_id: str) -> bool:
         ed = self.editions.get(ed_id)

@@ -36,7 +36,8 @@ from svc.clock import Clock
 from svc.db import Database, DatabaseUnavailable
 from svc.sqlfiles import Q
 from svc.world import engine
-from svc.world.generate import ROUND_NAMES, make_id
+from svc.world.generate import (NEXT_ROUND_GAP, ROUND_NAMES, make_id, on_five, rounds_of, sub_rng,
+                                world_now as generator_now)
 
 from . import play
 from svc import sqlrun
@@ -50,8 +51,7 @@ FEED_LOCK = 0x11FE_FEED    # advisory lock: who runs the feed
 LOCK_RETRY_S = 10          # a standby worker asks for the lock this often
 TICK_S = 1.0               # live: a step every second (rallies are ~30 s apart)
 CATCHUP_STEP = dt.timedelta(minutes=5)  # catching up: world time played per step
-NEXT_ROUND_GAP = dt.timedelta(minutes=30)  # from the later feeder's end to the next match (generator's rule)
-KNOCKOUT = ("R128", "R64", "R32", "R16", "QF", "SF", "F")
+KNOCKOUT = tuple(rounds_of(128))  # the generator's rounds, first to final
 
 
 @asynccontextmanager
@@ -74,16 +74,10 @@ def _rules(row: Any) -> engine.Rules:
 
 
 def world_now(meta: dict[str, str], today: dt.date) -> dt.datetime:
-    """The world's "now": its `now`, else noon UTC of its as-of day (else of today)."""
+    """The world's "now": its `now`, else the generator's for its as-of day (else for today): noon UTC."""
     if meta.get("now"):
         return dt.datetime.fromisoformat(meta["now"])
-    day = dt.date.fromisoformat(meta["as_of"]) if meta.get("as_of") else today
-    return dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.timezone.utc)
-
-
-def _on_five(at: dt.datetime) -> dt.datetime:
-    """The next whole five minutes after `at` (start times are on the five, as the generator's)."""
-    return at.replace(second=0, microsecond=0) + dt.timedelta(minutes=5 - at.minute % 5)
+    return generator_now(dt.date.fromisoformat(meta["as_of"]) if meta.get("as_of") else today)
 
 
 class Feed:
@@ -95,6 +89,7 @@ class Feed:
         self.playing = False
         self.meta: dict[str, str] | None = None
         self.calendar: Calendar | None = None
+        self.world = ""  # the world played (live-feed-world), saved with the position
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started(self)
@@ -155,13 +150,12 @@ class Feed:
         await self._load_world()
         await self._draw_editions(t)
         await self.db.fetch(Q.live_feed_adopt, t=t)
-        for row in await self.db.fetch(Q.live_feed_due_starts, t=t):
-            await self.db.execute(Q.live_feed_start, match_id=row["id"], next_at=row["start_at"])
+        await self.db.fetch(Q.live_feed_start_due, t=t)
         for row in await self.db.fetch(Q.live_feed_due, t=t):
             await self.db.transaction(lambda conn, mid=row["match_id"]: self._play_match(conn, mid, t, now))
         for row in await self.db.fetch(Q.live_feed_corrections_due, t=t):
             await self.db.transaction(lambda conn, r=row: self._correct(conn, r, t, now))
-        await self.db.execute(Q.live_feed_state_save, world=getattr(self, "world", ""), played_to=t)
+        await self.db.execute(Q.live_feed_state_save, world=self.world, played_to=t)
         self.position = t
 
     # -- editions ---------------------------------------------------------------------------
@@ -221,9 +215,9 @@ class Feed:
         m = rows[0]
         g1, g2 = list(m["g1"]), list(m["g2"])
         in_game = m["last_rally"] if m["last_game"] is not None and m["last_game"] == len(g1) else 0
-        first_server = 1 if play.named_rng(match_id, "toss").random() < 0.5 else 2
+        first_server = 1 if sub_rng(match_id, "toss").random() < 0.5 else 2
         st = play.Play(match_id=match_id, g1=g1, g2=g2, server=m["last_winner"] or first_server,
-                       rally_no=m["rally_no"], rally_in_game=in_game or 0, next_at=m["next_at"])
+                       rally_no=m["rally_no"], rally_in_game=in_game, next_at=m["next_at"])
         p1 = engine.rally_chance(m["s1"] or 0.0, m["s2"] or 0.0)
         started = st.rally_no == 0
         play.play_until(st, p1, _rules(m), t)
@@ -245,7 +239,7 @@ class Feed:
         await sqlrun.fetch(conn, Q.live_feed_prices_drop, match_id=match_id)
         if published is not None:
             lo, hi = play.CORRECT_AFTER_MIN
-            due = st.ended_at + dt.timedelta(minutes=play.named_rng(match_id, "due").randint(lo, hi))
+            due = st.ended_at + dt.timedelta(minutes=sub_rng(match_id, "due").randint(lo, hi))
             await sqlrun.fetch(conn, Q.live_feed_correction_plan, match_id=match_id, due_at=due, true_g1=st.g1, true_g2=st.g2)
         if started:
             await publish(conn, match_id, "started", now)
@@ -295,7 +289,7 @@ class Feed:
         """Schedule a match of round `code` between `sides` (side, seed) whose feeders ended by `latest`."""
         key = (m["tournament_id"], m["discipline"], m["sport_class"], code, position, None, None)
         match_id = make_id("mt_", *key)
-        start = _on_five(latest + NEXT_ROUND_GAP)
+        start = on_five(latest + NEXT_ROUND_GAP)
         planned = await self._planned(conn, m["tournament_id"], match_id)
         if planned is not None and planned.start_at > start:
             start = planned.start_at

@@ -8,22 +8,17 @@ replayed from the same state (a restarted feed, a catch-up) plays out the same w
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import math
-import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from svc.world import engine
+from svc.world.generate import sub_rng
 
 RALLY_S = (22.0, 44.0)   # seconds from one rally to the next: ~33 s, as the generator's durations
 GAME_BREAK_S = 90.0      # interval between games (the laws allow 120 s; play resumes a little sooner)
 SLIP_RATE = 0.03         # results published with a slip in one game's score, corrected later
 CORRECT_AFTER_MIN = (10, 40)  # minutes from the slip to its correction
-
-
-def named_rng(*parts: object) -> random.Random:
-    return random.Random(int.from_bytes(hashlib.sha256("|".join(map(str, parts)).encode()).digest()[:8], "big"))
 
 
 @dataclass
@@ -51,7 +46,7 @@ def play_until(st: Play, p1: float, rules: engine.Rules, t: dt.datetime) -> None
     while st.winner is None and st.next_at <= t:
         if not st.g1:
             st.g1, st.g2 = [0], [0]
-        rng = named_rng(st.match_id, st.rally_no)
+        rng = sub_rng(st.match_id, st.rally_no)
         won = 1 if rng.random() < p1 else 2
         serving = st.server
         if rules.rally_point or won == serving:
@@ -117,7 +112,7 @@ def prices(chance: float, margin: float) -> tuple[float, float]:
 def slip(match_id: str, g1: list[int], g2: list[int]) -> tuple[list[int], list[int]] | None:
     """Now and then the published score has a one-point slip in a game won 21-x (it stays a
     legal score); None when this result is published right."""
-    rng = named_rng(match_id, "slip")
+    rng = sub_rng(match_id, "slip")
     if rng.random() >= SLIP_RATE:
         return None
     for k in range(len(g1)):

@@ -384,11 +384,10 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
     from svc.world.bundle import TABLE_NAMES, BundleError
     from svc.world.load import load_bundle
 
-    from urllib.parse import urlsplit, urlunsplit
+    from conftest import with_database
 
     name = f"svc_world_load_{os.getpid()}"
-    parts = urlsplit(pg_server_url)
-    db_url = urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+    db_url = with_database(pg_server_url, name)
 
     async def go() -> None:
         admin = await asyncpg.connect(pg_server_url)

@@ -1,7 +1,8 @@
 """The match engine: scoring rules by era, rally-by-rally play and a fast whole-game sampler.
 
 Pure functions over a `random.Random` handed in by the caller, so the generator (which needs
-determinism) and a live feed (which plays matches in real time, one rally at a time) share it.
+determinism) and the live feed share it (svc_live/play.py plays a match in real time, one rally
+at a time, each rally's randomness named by the match and the rally, with these rules and chances).
 
 Scoring eras (world-facts "Scoring by era"; best of three games throughout):
 
@@ -115,58 +116,23 @@ class Rally:
     score2: int
 
 
-@dataclass(frozen=True)
-class Resume:
-    """Where a match in play stands: games so far (the last one in progress), who serves next,
-    and how many rallies the current game has had. Lets a live feed continue a match."""
-    g1: tuple[int, ...]
-    g2: tuple[int, ...]
-    server: int
-    rallies_in_game: int
-
-
-def _resume_state(rules: Rules, resume: Resume) -> tuple[list[int], int, list[int], int, bool]:
-    games = [0, 0]
-    for a, b in zip(resume.g1[:-1], resume.g2[:-1]):
-        games[0 if a > b else 1] += 1
-    score = [resume.g1[-1], resume.g2[-1]] if resume.g1 else [0, 0]
-    end, set_done = rules.target, False
-    if not rules.rally_point:
-        # a side-out game beyond its target must have been set; take the setting that fits
-        for at, set_end in rules.settings:
-            if min(score) >= at and max(score) >= rules.target:
-                end, set_done = set_end, True
-    return games, len(resume.g1) or 1, score, end, set_done
-
-
 def play_rallies(rng: random.Random, p1: float, rules: Rules, *, first_server: int = 1,
-                 set_chance: float = SET_CHANCE, resume: Resume | None = None) -> Iterator[Rally]:
+                 set_chance: float = SET_CHANCE) -> Iterator[Rally]:
     """Play a best-of-three match one rally at a time; side 1 wins a rally with chance p1.
 
     Side-out: the server scores when winning the rally, otherwise service passes (doubles'
     second server is not modelled). Rally point: the rally's winner scores and serves next.
-    The winner of a game serves first in the next. With `resume`, play continues from a
-    match in progress (its rallies are numbered on from `resume.rallies_in_game`).
+    The winner of a game serves first in the next.
     """
     games = [0, 0]
     server = first_server
     game = 0
-    carried = None
-    if resume is not None:
-        games, game, score0, end0, set0 = _resume_state(rules, resume)
-        server = resume.server
-        carried = (score0, end0, set0, resume.rallies_in_game)
-        game -= 1
     while max(games) < GAMES_TO_WIN:
         game += 1
         score = [0, 0]
         end = rules.target
         set_done = False
         n = 0
-        if carried is not None:
-            score, end, set_done, n = carried
-            score = list(score)
-            carried = None
         while True:
             n += 1
             winner = 1 if rng.random() < p1 else 2

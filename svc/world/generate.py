@@ -121,6 +121,7 @@ FIRST_SEASON = 1895        # partnerships are formed from here on
 ADHOC_POOL = 240           # candidates considered when pairing juniors / para players per event
 TIMES_FROM = 2000          # start/end times of day are recorded from 2000
 PLANNED_MIN = 50           # a match's length in a timetable made before play (the engine's matches: ~30-80 min)
+NEXT_ROUND_GAP = dt.timedelta(minutes=30)   # from the later feeder's end to its next-round match, at the least
 WALKOVER_RATE = 0.012
 RETIRE_RATE = 0.015
 SEEDING_FROM = 1932        # seeding from 1932 at All England (and, here, everywhere)
@@ -146,6 +147,11 @@ class Player:
         """Strength in `year`: rises to a peak at about 26-27, then falls."""
         age = year - self.born_year
         return self.peak - 1.6 * (age - 26.5) ** 2
+
+    def row(self) -> tuple:
+        """The players row (strength: the peak, as stored)."""
+        return (self.id, self.name, slugify(self.name), self.country, self.gender, self.born, self.hand, self.height,
+                self.coach, self.sport_class, round(self.peak, 1))
 
 
 class People:
@@ -628,6 +634,16 @@ class Event:
 # --------------------------------------------------------------------------- the generator
 
 
+def utc_offset(ed: Edition) -> dt.timedelta:
+    """The host city's offset from UTC (its local day and sessions)."""
+    return dt.timedelta(hours=facts.CITIES[facts.CITY_ID[ed.city] - 1].utc_offset)
+
+
+def on_five(at: dt.datetime) -> dt.datetime:
+    """The next whole five minutes after `at` (start times are on the five)."""
+    return at.replace(second=0, microsecond=0) + dt.timedelta(minutes=5 - at.minute % 5)
+
+
 def world_now(as_of: dt.date | dt.datetime) -> dt.datetime:
     """The generator's "now": the moment given, else noon UTC of the day given."""
     if isinstance(as_of, dt.datetime):
@@ -968,7 +984,7 @@ class Generator:
         timed = ed.play_year >= TIMES_FROM or ed.state != "past"
         if not timed:
             return
-        offset = dt.timedelta(hours=facts.CITIES[facts.CITY_ID[ed.city] - 1].utc_offset)
+        offset = utc_offset(ed)
         rng = sub_rng(self.seed, "schedule", ed.id)
         by_day: dict[int, list[Match]] = {}
         for m in matches:
@@ -991,10 +1007,10 @@ class Generator:
                 start = free[c]
                 for f in m.feeders:
                     if f.end_at is not None:
-                        start = max(start, f.end_at + dt.timedelta(minutes=30))
+                        start = max(start, f.end_at + NEXT_ROUND_GAP)
                 if m.tie_id:
                     start = max(start, tie_free.get(m.tie_id, start))
-                start = start.replace(minute=(start.minute // 5) * 5, second=0) + dt.timedelta(minutes=5)
+                start = on_five(start)
                 if minutes_of is not None:
                     minutes = minutes_of(m, rng)
                 elif m.outcome == "walkover":
@@ -1196,9 +1212,7 @@ class Generator:
 
     # ---------------------------------------------------------------- players
     def players(self) -> None:
-        self.w.rows("players", ((p.id, p.name, slugify(p.name), p.country, p.gender, p.born, p.hand, p.height,
-                                 p.coach, p.sport_class, round(p.peak, 1))
-                                for p in self.people.all if p.used))
+        self.w.rows("players", (p.row() for p in self.people.all if p.used))
 
 
 ROUND_FACTOR = {"R128": 0.06, "R64": 0.1, "R32": 0.16, "R16": 0.3, "QF": 0.45, "SF": 0.6, "3P": 0.65, "F": 1.0}

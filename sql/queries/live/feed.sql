@@ -30,21 +30,22 @@ WHERE m.status = 'live' AND NOT EXISTS (SELECT 1 FROM live_feed_matches f WHERE 
 ON CONFLICT (match_id) DO NOTHING
 RETURNING match_id;
 
--- name: live-feed-due-starts
--- Scheduled matches (both sides known) whose start time has come by :t, earliest first.
-SELECT id, start_at FROM matches
-WHERE status = 'scheduled' AND start_at <= :t AND cardinality(side1) > 0 AND cardinality(side2) > 0
-ORDER BY start_at, id
-LIMIT 500;
-
--- name: live-feed-start
--- Puts a scheduled match in play with no points yet and starts playing it; returns its id.
-WITH started AS (
-    UPDATE matches SET status = 'live', g1 = '{}', g2 = '{}' WHERE id = :match_id AND status = 'scheduled'
-    RETURNING id
+-- name: live-feed-start-due
+-- Puts the scheduled matches (both sides known) whose start time has come by :t in play, earliest
+-- first and at most 500 a step, with no points yet, their first rally due at their start time;
+-- returns the ids started.
+WITH due AS (
+    SELECT id, start_at FROM matches
+    WHERE status = 'scheduled' AND start_at <= :t AND cardinality(side1) > 0 AND cardinality(side2) > 0
+    ORDER BY start_at, id
+    LIMIT 500
+), started AS (
+    UPDATE matches m SET status = 'live', g1 = '{}', g2 = '{}'
+    FROM due WHERE m.id = due.id AND m.status = 'scheduled'
+    RETURNING m.id, due.start_at
 )
 INSERT INTO live_feed_matches (match_id, rally_no, next_at)
-SELECT id, 0, :next_at FROM started
+SELECT id, 0, start_at FROM started
 ON CONFLICT (match_id) DO NOTHING
 RETURNING match_id;
 
