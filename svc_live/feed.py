@@ -57,16 +57,9 @@ KNOCKOUT = tuple(rounds_of(128))  # the generator's rounds, first to final
 @asynccontextmanager
 async def feed_lock(db: Database) -> AsyncIterator[asyncpg.Connection | None]:
     """A dedicated connection holding the feed's lock, or None when another worker has it."""
-    conn = await db._call(lambda: asyncpg.connect(db.url))
-    try:
-        got = await db._call(lambda: conn.fetchval("SELECT pg_try_advisory_lock($1)", FEED_LOCK))
+    async with db.dedicated() as conn:  # closing the session releases the lock
+        got = (await db.fetch_on(conn, Q.live_feed_lock_try, lock=FEED_LOCK))[0]["got"]
         yield conn if got else None
-    finally:
-        with trio.CancelScope(shield=True):
-            try:  # closing the session releases the lock
-                await db._call(lambda: conn.close(timeout=5))
-            except Exception:
-                conn.terminate()
 
 
 def _rules(row: Any) -> engine.Rules:
@@ -132,7 +125,7 @@ class Feed:
         anchor_real, anchor_world = self.clock.timestamp(), max(position, self.clock.now())
         while True:
             await self.step(anchor_world + dt.timedelta(seconds=(self.clock.timestamp() - anchor_real) * self.speed))
-            await self.db._call(lambda: lock.fetchval("SELECT 1"))  # still holding the lock's session
+            await self.db.fetch_on(lock, Q.live_feed_lock_held)  # fails when the lock's session is gone
             await trio.sleep(TICK_S)
 
     async def _load_world(self) -> None:

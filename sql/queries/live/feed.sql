@@ -1,3 +1,11 @@
+-- name: live-feed-lock-try
+-- Takes the feed's session-level advisory lock if no other session holds it; returns got (boolean).
+SELECT pg_try_advisory_lock(:lock::bigint) AS got;
+
+-- name: live-feed-lock-held
+-- A round trip on the lock's session: fails when that session (and so the lock) is gone; returns one row.
+SELECT 1 AS alive;
+
 -- name: live-feed-world
 -- Which world is loaded (seed, scale, as_of, now), as one text; the feed starts afresh on another.
 SELECT coalesce(string_agg(key || '=' || value, '|' ORDER BY key), '') FROM world_meta
