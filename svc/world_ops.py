@@ -10,7 +10,8 @@ from typing import Callable
 
 import asyncpg
 
-from . import derive
+from . import derive, sqlrun
+from .sqlfiles import Q
 from .world.generate import generate_bundle
 from .world.load import load_bundle
 
@@ -37,4 +38,4 @@ async def generate_world(conn: asyncpg.Connection, *, scale: str, seed: int, as_
 
 
 async def world_is_empty(conn: asyncpg.Connection) -> bool:
-    return not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM matches)")
+    return not await sqlrun.fetchval(conn, Q.world_has_matches)
