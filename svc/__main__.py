@@ -10,13 +10,14 @@ import os
 import sys
 from pathlib import Path
 
-from . import keys, pgserver
-from .config import Settings
-from .db import connect_asyncio
-from .plans import PLAN_NAMES
-from .schema import migrate
+from svc.access import keys
+from svc.core import pgserver
+from svc.core.settings import Settings
+from svc.core.db import connect_asyncio
+from svc.access.plans import PLAN_NAMES
+from svc.core.schema import migrate
 
-from .serve import DEMO_SEED  # noqa: E402  (one seed for serve and world)
+from svc.serve import DEMO_SEED  # noqa: E402  (one seed for serve and world)
 from svc_hooks.cli import add_subcommands as add_hooks_subcommands  # noqa: E402
 
 
@@ -44,8 +45,8 @@ def _moment(text: str) -> dt.date | dt.datetime:
 
 # -- commands ---------------------------------------------------------------------
 async def cmd_world(args, settings: Settings) -> int:
-    from .progress import ProgressBar
-    from .world_ops import generate_world
+    from svc.core.progress import ProgressBar
+    from svc.world.replace import generate_world
 
     conn = await _connect(settings)
     bar = ProgressBar()
@@ -62,8 +63,8 @@ async def cmd_world(args, settings: Settings) -> int:
 
 
 async def cmd_import(args, settings: Settings) -> int:
-    from .progress import ProgressBar
-    from .world_ops import import_bundle
+    from svc.core.progress import ProgressBar
+    from svc.world.replace import import_bundle
 
     conn = await _connect(settings)
     bar = ProgressBar()
@@ -119,7 +120,7 @@ def cmd_db_stop(args, settings: Settings) -> int:
 
 
 def cmd_serve(args, settings: Settings) -> int:
-    from .serve import serve
+    from svc.serve import serve
 
     return serve(args, settings, database_url=_database_url(settings))
 

@@ -12,18 +12,18 @@ import sys
 from hypercorn.config import Config
 from hypercorn.run import run
 
-from . import keys
-from .config import Settings
-from .db import connect_asyncio
-from .plans import PLAN_NAMES
-from .schema import migrate
+from svc.access import keys
+from svc.core.settings import Settings
+from svc.core.db import connect_asyncio
+from svc.access.plans import PLAN_NAMES
+from svc.core.schema import migrate
 
 DEMO_SEED = 1899  # the demo world's seed: the year the All England began
 
 
 async def _prepare(database_url: str, settings: Settings) -> dict[str, str]:
-    from .progress import ProgressBar
-    from .world_ops import generate_world, world_is_empty
+    from svc.core.progress import ProgressBar
+    from svc.world.replace import generate_world, world_is_empty
 
     conn = await connect_asyncio(database_url)
     try:

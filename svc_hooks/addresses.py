@@ -15,7 +15,6 @@ loopback addresses; nothing else private.
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 import socket
 from typing import Iterable
@@ -27,8 +26,6 @@ IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 HTTPS_PORT = 443  # interface: "Addresses must use https on port 443"
 MAX_URL_LEN = 2048  # longer URLs are refused rather than stored and sent
-ALLOW_LOCAL_ENV = "SVC_HOOKS_ALLOW_LOCAL"
-
 # A DNS name: labels of letters, digits and hyphens (a trailing dot allowed). Anything else
 # (spaces, '%', '@', '\\') is refused before it can reach a resolver that reads it oddly.
 _HOSTNAME = re.compile(r"^(?=.{1,253}\.?$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$")
@@ -71,10 +68,6 @@ class AddressRefused(Exception):
     """A webhook URL or address that may not be sent to; the message says why."""
 
 
-def allow_local_from_env() -> bool:
-    return os.environ.get(ALLOW_LOCAL_ENV, "") == "1"
-
-
 @attrs.frozen
 class Target:
     """A checked URL: where to connect and what to send."""
@@ -89,11 +82,7 @@ class Target:
 
 @attrs.frozen
 class Policy:
-    allow_local: bool = False
-
-    @classmethod
-    def from_env(cls) -> "Policy":
-        return cls(allow_local=allow_local_from_env())
+    allow_local: bool = False  # Settings.hooks_allow_local (SVC_HOOKS_ALLOW_LOCAL=1)
 
     def check_url(self, url: str) -> Target:
         """The parsed target, or AddressRefused saying what is wrong with the URL."""

@@ -41,7 +41,7 @@ def _command(fn: Callable[..., Awaitable[int]]) -> Callable[[Any, Any], int]:
     """A sync entry point for svc.__main__: a Trio run with the database open."""
 
     def run(args: Any, settings: Any) -> int:
-        from svc import pgserver
+        from svc.core import pgserver
 
         url = settings.database_url or pgserver.start(settings.home)
         return trio.run(_with_db, fn, args, url)
@@ -50,10 +50,10 @@ def _command(fn: Callable[..., Awaitable[int]]) -> Callable[[Any, Any], int]:
 
 
 async def _with_db(fn: Callable[..., Awaitable[int]], args: Any, url: str) -> int:
-    from svc.db import Database
-    from svc.schema import migrate
+    from svc.core.db import Database
+    from svc.core.schema import migrate
 
-    from .store import HookError
+    from svc_hooks.store import HookError
 
     db = Database(url, pool_size=2)
     await db.open()
@@ -68,9 +68,10 @@ async def _with_db(fn: Callable[..., Awaitable[int]], args: Any, url: str) -> in
 
 
 def _policy():
-    from .addresses import Policy
+    from svc.core.settings import Settings
+    from svc_hooks.addresses import Policy
 
-    policy = Policy.from_env()
+    policy = Policy(allow_local=Settings.from_env().hooks_allow_local)
     if policy.allow_local:
         print("WARNING: SVC_HOOKS_ALLOW_LOCAL=1 admits http:// and loopback URLs (tests and development only)",
               file=sys.stderr)
@@ -78,9 +79,9 @@ def _policy():
 
 
 async def _add(db, args) -> int:
-    from svc.clock import Clock
+    from svc.core.clock import Clock
 
-    from .store import add_endpoint, parse_events
+    from svc_hooks.store import add_endpoint, parse_events
 
     endpoint_id, secret = await add_endpoint(db, account=args.account, url=args.url, events=parse_events(args.events),
                                              now=Clock().now(), policy=_policy(), email=args.email)
@@ -91,7 +92,7 @@ async def _add(db, args) -> int:
 
 
 async def _list(db, args) -> int:
-    from .store import list_endpoints
+    from svc_hooks.store import list_endpoints
 
     rows = await list_endpoints(db, args.account)
     if not rows:
@@ -107,7 +108,7 @@ async def _list(db, args) -> int:
 
 
 async def _resume(db, args) -> int:
-    from .store import resume
+    from svc_hooks.store import resume
 
     pending = await resume(db, args.id)
     print(f"{args.id} is active again; {pending} pending deliver{'y' if pending == 1 else 'ies'} continue")
@@ -115,7 +116,7 @@ async def _resume(db, args) -> int:
 
 
 async def _remove(db, args) -> int:
-    from .store import remove
+    from svc_hooks.store import remove
 
     await remove(db, args.id)
     print(f"{args.id} removed")
@@ -123,9 +124,9 @@ async def _remove(db, args) -> int:
 
 
 async def _test(db, args) -> int:
-    from svc.clock import Clock
+    from svc.core.clock import Clock
 
-    from .test_action import send_test
+    from svc_hooks.sample import send_test
 
     result = await send_test(db, Clock(), args.id, policy=_policy())
     if result.status is not None and 200 <= result.status < 300:

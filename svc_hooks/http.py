@@ -20,7 +20,7 @@ import attrs
 import h11
 import trio
 
-from .addresses import AddressRefused, IPAddress, Policy, Target
+from svc_hooks.addresses import AddressRefused, IPAddress, Policy, Target
 
 ANSWER_WITHIN_S = 10  # interface: "a 2xx within 10 seconds"
 READ_CHUNK = 16384

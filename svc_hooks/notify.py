@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 import smtplib
 from email.message import EmailMessage
 from urllib.parse import urlsplit
@@ -16,13 +15,11 @@ from urllib.parse import urlsplit
 import attrs
 import trio
 
-from svc.db import Database
-from svc.sqlfiles import Q
+from svc.core.db import Database
+from svc.core.sqlfiles import Q
 
 log = logging.getLogger("svc_hooks.notify")
 
-SMTP_URL_ENV = "SVC_SMTP_URL"
-SMTP_FROM_ENV = "SVC_SMTP_FROM"
 DEFAULT_FROM = "webhooks@localhost"
 SMTP_TIMEOUT_S = 20  # a mail server slower than this is down; the notice stays in the database
 
@@ -34,15 +31,15 @@ class Mailer:
     sender: str = DEFAULT_FROM
 
     @classmethod
-    def from_env(cls) -> "Mailer | None":
-        url = os.environ.get(SMTP_URL_ENV, "")
+    def from_url(cls, url: str, sender: str = DEFAULT_FROM) -> "Mailer | None":
+        """The mailer for SVC_SMTP_URL (smtp://host:port); None when it is not set."""
         if not url:
             return None
         parts = urlsplit(url)
         if parts.scheme != "smtp" or not parts.hostname:
-            log.error("%s=%r is not smtp://host:port; notices are only logged", SMTP_URL_ENV, url)
+            log.error("SVC_SMTP_URL=%r is not smtp://host:port; notices are only logged", url)
             return None
-        return cls(parts.hostname, parts.port or 25, os.environ.get(SMTP_FROM_ENV, DEFAULT_FROM))
+        return cls(parts.hostname, parts.port or 25, sender)
 
     def _send(self, to: str, subject: str, body: str) -> None:
         msg = EmailMessage()

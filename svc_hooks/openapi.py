@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .schedule import MAX_TRIES, PAUSE_AFTER_FAILURES, RETRY_DELAYS
-from .store import EVENT_TYPES, MAX_ENDPOINTS
+from svc_hooks.schedule import MAX_TRIES, PAUSE_AFTER_FAILURES, RETRY_DELAYS
+from svc_hooks.store import EVENT_TYPES, MAX_ENDPOINTS
 
 EMITTED_WHEN = {
     "match.started": "the first rally of a match is played",
@@ -64,8 +64,8 @@ def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, An
 def webhooks(components: dict[str, Any] | None = None) -> dict[str, Any]:
     """The section; given the spec's components.schemas, makes sure the Event schema is there."""
     if components is not None:
-        from svc.convert import json_schema
-        from svc.records import Event
+        from svc.web.convert import json_schema
+        from svc.web.records import Event
 
         json_schema(Event, components)
     out: dict[str, Any] = {}

@@ -19,23 +19,24 @@ import logging
 import os
 import secrets
 import socket
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 import orjson
 import trio
 
-from svc.clock import Clock
-from svc.db import Database, DatabaseUnavailable
-from svc.sqlfiles import Q
+from svc.core.clock import Clock
+from svc.core.db import Database, DatabaseUnavailable
+from svc.core.sqlfiles import Q
+from svc.web.service import Service
 
-from svc import sqlrun
+from svc.core import sqlrun
 
-from . import schedule, signing
-from .addresses import Policy
-from .fanout import fan_out
-from .http import ANSWER_WITHIN_S, Resolver, SendResult, post, resolve
-from .notify import Mailer, notify_paused
+from svc_hooks import schedule, signing
+from svc_hooks.addresses import Policy
+from svc_hooks.fanout import fan_out
+from svc_hooks.http import ANSWER_WITHIN_S, Resolver, SendResult, post, resolve
+from svc_hooks.notify import Mailer, notify_paused
 
 log = logging.getLogger("svc_hooks.scheduler")
 
@@ -60,13 +61,23 @@ class Claimed:
     claim: str  # the token this worker claimed it under
 
 
+class Observer(Protocol):
+    """Told every time the loop's state changes: sends in flight, the Trio time it sleeps
+    until (None while it works) and whether a wake-up is pending. svc.testing.hooks uses it to
+    wait until the scheduler has nothing left to do before moving the mock clock."""
+
+    def changed(self, busy: int, asleep_until: float | None, woken: bool) -> None: ...
+
+
 class Scheduler:
     def __init__(self, db: Database, clock: Clock, *, policy: Policy | None = None, mailer: Mailer | None = None,
                  resolver: Resolver = resolve, concurrency: int = SEND_CONCURRENCY, lease_s: float = LEASE_S,
-                 poll_s: float = POLL_S, answer_within_s: float = ANSWER_WITHIN_S, worker: str | None = None) -> None:
+                 poll_s: float = POLL_S, answer_within_s: float = ANSWER_WITHIN_S, worker: str | None = None,
+                 observer: Observer | None = None) -> None:
         self.db, self.clock = db, clock
-        self.policy = policy or Policy.from_env()
+        self.policy = policy or Policy()
         self.mailer = mailer
+        self.observer = observer
         self.resolver = resolver
         self.concurrency, self.lease_s, self.poll_s = concurrency, lease_s, poll_s
         self.answer_within_s = answer_within_s
@@ -75,7 +86,6 @@ class Scheduler:
         self._busy = 0  # send tasks running (with their notices)
         self._asleep_until: float | None = None  # Trio time the loop sleeps until, None while working
         self._wake = trio.Event()
-        self._changed = trio.Event()
 
     # -- the loop ---------------------------------------------------------------------
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -135,6 +145,7 @@ class Scheduler:
     def wake(self) -> None:
         """Look for due work now (e.g. right after writing events in this process)."""
         self._wake.set()
+        self._notify()
 
     # -- one delivery -------------------------------------------------------------------
     async def _deliver(self, item: Claimed) -> None:
@@ -179,19 +190,9 @@ class Scheduler:
                                 url=after["url"], email=after["notify_email"],
                                 failures=after["failures_in_row"], now=now)
 
-    # -- for tests: wait until the loop sleeps into the future with nothing in flight -------
     def _notify(self) -> None:
-        self._changed.set()
-        self._changed = trio.Event()
-
-    @property
-    def asleep_until(self) -> float | None:
-        return self._asleep_until
-
-    async def settled(self) -> None:
-        while not (self._busy == 0 and self._asleep_until is not None and self._asleep_until > trio.current_time()
-                   and not self._wake.is_set()):
-            await self._changed.wait()
+        if self.observer is not None:
+            self.observer.changed(self._busy, self._asleep_until, self._wake.is_set())
 
 
 async def _record(conn, item: Claimed, try_no: int, result: SendResult, state: str,
@@ -206,16 +207,10 @@ async def _record(conn, item: Claimed, try_no: int, result: SendResult, state: s
                                  pause_after=schedule.PAUSE_AFTER_FAILURES, now=now, status_code=result.status)
 
 
-async def run(db: Database, clock: Clock, *, task_status=trio.TASK_STATUS_IGNORED, **options: Any) -> None:
-    """Run the scheduler until cancelled; task_status.started(scheduler) once it is ready."""
-    options.setdefault("mailer", Mailer.from_env())
-    await Scheduler(db, clock, **options).run(task_status=task_status)
-
-
-async def component(service, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """For svc.app.create_app(components=[...]): the scheduler in the app's nursery,
-    reachable as service.parts['hooks']."""
-
-    scheduler = Scheduler(service.db, service.clock, mailer=Mailer.from_env())
-    service.parts["hooks"] = scheduler
+async def component(service: Service, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """The scheduler in the app's nursery (svc.web.app.Component), as service.hooks."""
+    settings = service.settings
+    scheduler = Scheduler(service.db, service.clock, policy=Policy(allow_local=settings.hooks_allow_local),
+                          mailer=Mailer.from_url(settings.smtp_url, settings.smtp_from))
+    service.hooks = scheduler
     await scheduler.run(task_status=task_status)

@@ -9,15 +9,15 @@ from typing import Any
 
 import asyncpg
 
-from svc.convert import converter
-from svc.db import Database
-from svc.records import event_from_row
-from svc.sqlfiles import Q
+from svc.web.convert import converter
+from svc.core.db import Database
+from svc.web.records import event_from_row
+from svc.core.sqlfiles import Q
 
-from svc import sqlrun
-from .addresses import AddressRefused, Policy
-from .http import Resolver, resolve
-from .signing import new_secret
+from svc.core import sqlrun
+from svc_hooks.addresses import AddressRefused, Policy
+from svc_hooks.http import Resolver, resolve
+from svc_hooks.signing import new_secret
 
 EVENT_TYPES = ("match.started", "match.finished", "result.corrected")  # interface: Event types
 MAX_ENDPOINTS = 10  # interface: "Up to 10 endpoints per account"

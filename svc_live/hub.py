@@ -20,15 +20,15 @@ import asyncpg
 import attrs
 import trio
 
-from svc.clock import Clock
-from svc.db import Database, DatabaseUnavailable
-from svc.sqlfiles import Q, Statement
+from svc.core.clock import Clock
+from svc.core.db import Database, DatabaseUnavailable
+from svc.core.sqlfiles import Q, Statement
 
-from . import sse
-from .changes import CHANNEL
-from .listen import listening
-from .shape import live_json
-from .slots import RENEW_S, Slots
+from svc_live import sse
+from svc.changelog.changes import CHANNEL
+from svc.changelog.listen import listening
+from svc.web.live_records import live_json
+from svc_live.slots import RENEW_S, Slots
 
 log = logging.getLogger("svc_live.hub")
 

@@ -16,10 +16,10 @@ import uuid
 
 import asyncpg
 
-from svc.clock import Clock
-from svc.db import Database
-from svc.sqlfiles import Q
-from svc import sqlrun
+from svc.core.clock import Clock
+from svc.core.db import Database
+from svc.core.sqlfiles import Q
+from svc.core import sqlrun
 
 MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12        # a dead holder's slot is free again after at most this long

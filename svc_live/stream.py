@@ -18,12 +18,12 @@ import orjson
 import trio
 from quart import Response
 
-from svc.errors import ApiError
-from svc.sqlfiles import Q
+from svc.core.errors import ApiError
+from svc.core.sqlfiles import Q
 
-from . import sse
-from .hub import Hub, Subscriber
-from .slots import LEASE_S, Slots, new_holder
+from svc_live import sse
+from svc_live.hub import Hub, Subscriber
+from svc_live.slots import LEASE_S, Slots, new_holder
 
 log = logging.getLogger("svc_live.stream")
 

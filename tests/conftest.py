@@ -18,11 +18,11 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from svc import keys as svc_keys
-from svc import pgserver
-from svc.clock import Clock
-from svc.db import connect_asyncio
-from svc.schema import migrate
+from svc.access import keys as svc_keys
+from svc.core import pgserver
+from svc.core.clock import Clock
+from svc.core.db import connect_asyncio
+from svc.core.schema import migrate
 
 TEST_SEED = 7
 # tiny by default (seconds); SVC_TEST_SCALE=demo runs the same tests on the demo world (minutes)
@@ -58,7 +58,7 @@ def pg_server_url():
 @pytest.fixture(scope="session")
 def template_url(pg_server_url):
     """A database holding the schema and the tiny world; modules copy it."""
-    from svc.world_ops import generate_world
+    from svc.world.replace import generate_world
 
     async def build():
         admin = await asyncpg.connect(pg_server_url)
@@ -157,7 +157,7 @@ class Client:
 
 @pytest.fixture
 async def client(db_url):
-    from svc.app import create_app
+    from svc.assembly import create_app
 
     app = create_app(db_url, clock=Clock(start=NOON), pool_size=4)
     async with app.test_app() as test_app:

@@ -159,8 +159,8 @@ async def test_points_of_a_match_without_rallies_is_an_empty_list_with_a_note(cl
 async def cached_client(db_url):
     from conftest import NOON, Client
 
-    from svc.app import create_app
-    from svc.clock import Clock
+    from svc.assembly import create_app
+    from svc.core.clock import Clock
 
     app = create_app(db_url, clock=Clock(start=NOON), pool_size=2, cache=True)
     async with app.test_app() as test_app:

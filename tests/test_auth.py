@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from conftest import make_key, run, sql
-from svc import keys as svc_keys
-from svc.db import connect_asyncio
+from svc.access import keys as svc_keys
+from svc.core.db import connect_asyncio
 
 RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Remaining")
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import NOON, make_key, run, sql
-from svc import derive
-from svc.app import create_app
-from svc.clock import Clock
-from svc.db import connect_asyncio
+from svc.world import derived as derive
+from svc.assembly import create_app
+from svc.core.clock import Clock
+from svc.core.db import connect_asyncio
 
 
 @pytest.fixture

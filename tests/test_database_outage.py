@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import NOON, Client, make_key, run
-from svc import pgserver
-from svc.app import create_app
-from svc.clock import Clock
-from svc.db import connect_asyncio
-from svc.schema import migrate
+from svc.core import pgserver
+from svc.assembly import create_app
+from svc.core.clock import Clock
+from svc.core.db import connect_asyncio
+from svc.core.schema import migrate
 
 
 @pytest.fixture

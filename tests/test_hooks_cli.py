@@ -102,12 +102,12 @@ async def test_test_action_sends_a_recent_match_signed_with_test_true(db_url, mo
     import trio
 
     from conftest import NOON
-    from svc.clock import Clock
-    from svc.db import Database
+    from svc.core.clock import Clock
+    from svc.core.db import Database
     from svc_hooks import store
     from svc_hooks.addresses import Policy
-    from svc_hooks.test_action import send_test
-    from svc_hooks.testing import Receiver
+    from svc_hooks.sample import send_test
+    from svc.testing.hooks import Receiver
 
     clock = Clock(start=NOON)
     account = f"cli-{secrets.token_hex(3)}"
@@ -138,12 +138,10 @@ async def test_test_action_sends_a_recent_match_signed_with_test_true(db_url, mo
 def test_openapi_webhooks_section_is_valid_and_matches_the_schedule():
     from openapi_spec_validator import validate
 
-    from svc.openapi import build
-    from svc_hooks.openapi import webhooks
+    from svc.assembly import openapi_description
     from svc_hooks.schedule import MAX_TRIES
 
-    spec = build()
-    spec["webhooks"] = webhooks(spec["components"]["schemas"])
+    spec = openapi_description()
     validate(spec)
     assert set(spec["webhooks"]) == {"match.started", "match.finished", "result.corrected"}
     post = spec["webhooks"]["match.finished"]["post"]

@@ -13,16 +13,16 @@ import pytest
 import trio
 
 from conftest import NOON, make_key, sql
-from svc.clock import Clock
-from svc.convert import converter
-from svc.db import Database
-from svc.records import event_from_row
+from svc.core.clock import Clock
+from svc.web.convert import converter
+from svc.core.db import Database
+from svc.web.records import event_from_row
 from svc_hooks import signing, store
 from svc_hooks.addresses import Policy
 from svc_hooks.http import post
 from svc_hooks.notify import Mailer
 from svc_hooks.scheduler import Scheduler
-from svc_hooks.testing import Receiver, SmtpSink
+from svc.testing.hooks import Receiver, SchedulerWatch, SmtpSink
 
 LOCAL = Policy(allow_local=True)
 EXPECTED_GAPS = [300, 1800, 7200, 21600, 43200, 86400, 86400]  # interface: 5 min, 30 min, 2 h, 6 h, 12 h, 1 day, 1 day
@@ -75,9 +75,9 @@ async def running(*services):
 
 async def step(scheduler: Scheduler, mock_clock) -> None:
     """Let the scheduler finish what it is doing, then move the clock to its next wake-up."""
-    await scheduler.settled()
-    mock_clock.jump(scheduler.asleep_until - trio.current_time())
-    await scheduler.settled()
+    await scheduler.observer.settled()
+    mock_clock.jump(scheduler.observer.asleep_until - trio.current_time())
+    await scheduler.observer.settled()
 
 
 def attempts(db_url: str, event_id: str):
@@ -97,7 +97,7 @@ async def add(db, account, url, clock, events=("match.started", "match.finished"
 # -- the schedule ------------------------------------------------------------------------
 async def test_eight_tries_at_the_scheduled_offsets_then_ended(db, db_url, live_account, clock, mock_clock):
     receiver = Receiver("", clock.timestamp, answer=lambda n, r: 500)
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, secret = await add(db, live_account, receiver.url, clock)
         receiver.secret = secret
@@ -126,13 +126,13 @@ async def test_eight_tries_at_the_scheduled_offsets_then_ended(db, db_url, live_
 
 async def test_body_is_the_event_as_get_events_shows_it(db, db_url, live_account, clock, mock_clock, client):
     receiver = Receiver("", clock.timestamp)
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, receiver.secret = await add(db, live_account, receiver.url, clock)
         event_id = insert_event(db_url, "match.started", clock, offset=3)
         scheduler.wake()
         await receiver.wait_for(1)
-        await scheduler.settled()
+        await scheduler.observer.settled()
     body = receiver.received[0].body
     assert set(body) == {"id", "type", "created", "data"}  # no "test" on a real delivery
     assert body["id"] == event_id and body["type"] == "match.started"
@@ -148,7 +148,7 @@ async def test_body_is_the_event_as_get_events_shows_it(db, db_url, live_account
 async def test_a_400_ends_at_once_but_408_and_429_are_retried(db, db_url, live_account, clock, mock_clock):
     answers = {}
     receiver = Receiver("", clock.timestamp, answer=lambda n, r: answers[r.body["id"]].pop(0))
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, receiver.secret = await add(db, live_account, receiver.url, clock)
         ended = insert_event(db_url, "match.finished", clock, offset=1)
@@ -169,7 +169,7 @@ async def test_a_400_ends_at_once_but_408_and_429_are_retried(db, db_url, live_a
 
 async def test_time_out_and_connection_failure_are_retried(db, db_url, live_account, clock, mock_clock):
     receiver = Receiver("", clock.timestamp, answer=lambda n, r: None if n == 1 else 200)
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, receiver.secret = await add(db, live_account, receiver.url, clock, events=["match.started"])
         slow = insert_event(db_url, "match.started", clock)
@@ -181,7 +181,7 @@ async def test_time_out_and_connection_failure_are_retried(db, db_url, live_acco
         dead = await add(db, live_account, "http://127.0.0.1:1/hook", clock, events=["match.finished"])
         refused = insert_event(db_url, "match.finished", clock)
         scheduler.wake()
-        await scheduler.settled()
+        await scheduler.observer.settled()
     first, second = attempts(db_url, slow)
     assert first["status_code"] is None and "10 s" in first["error"] and first["latency_ms"] == pytest.approx(10000, abs=1)
     assert first["outcome"] == "retry" and second["status_code"] == 200
@@ -195,7 +195,7 @@ async def test_repeats_are_dropped_by_event_id(db, db_url, live_account, clock, 
     """The receiver handles the event but answers too late; the retry is a repeat it acknowledges."""
     receiver = Receiver("", clock.timestamp, answer=lambda n, r: 200)
     receiver.delay_s = 11  # answers after the 10 s window
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, receiver.secret = await add(db, live_account, receiver.url, clock)
         event_id = insert_event(db_url, "result.corrected", clock)
@@ -211,13 +211,13 @@ async def test_repeats_are_dropped_by_event_id(db, db_url, live_account, clock, 
 
 async def test_receiver_refuses_old_or_altered_signatures(db, db_url, live_account, clock, mock_clock):
     receiver = Receiver("", clock.timestamp)
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, receiver.secret = await add(db, live_account, receiver.url, clock)
         insert_event(db_url, "match.finished", clock)
         scheduler.wake()
         await receiver.wait_for(1)
-        await scheduler.settled()
+        await scheduler.observer.settled()
         genuine = receiver.received[0]
         headers = [(k, v) for k, v in genuine.headers.items() if k.startswith("x-svc") or k == "content-type"]
         sig = genuine.headers["x-svc-signature"]
@@ -242,7 +242,7 @@ async def test_receiver_refuses_old_or_altered_signatures(db, db_url, live_accou
 async def test_each_endpoint_gets_its_types_with_one_event_id(db, db_url, live_account, clock, mock_clock):
     started_only = Receiver("", clock.timestamp)
     everything = Receiver("", clock.timestamp)
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(started_only, everything, scheduler):
         before = insert_event(db_url, "match.started", clock)  # written before the endpoints exist
         _, started_only.secret = await add(db, live_account, started_only.url, clock, events=["match.started"])
@@ -251,7 +251,7 @@ async def test_each_endpoint_gets_its_types_with_one_event_id(db, db_url, live_a
         finished = insert_event(db_url, "match.finished", clock, offset=4)
         scheduler.wake()
         await everything.wait_for(2)
-        await scheduler.settled()
+        await scheduler.observer.settled()
     assert [r.body["id"] for r in started_only.accepted] == [started]
     assert sorted(r.body["id"] for r in everything.accepted) == sorted([started, finished])
     assert before not in {r.body["id"] for r in everything.received}
@@ -266,13 +266,13 @@ async def test_twenty_failures_pause_and_mail_the_owner_then_resume_continues(db
     async with running(receiver, sink) as nursery:
         mailer = Mailer("127.0.0.1", sink.port, "hooks@svc.test")
         # One send at a time: exactly 20 tries fail before the pause, none races past it.
-        scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR, concurrency=1, mailer=mailer)
+        scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR, concurrency=1, mailer=mailer)
         await nursery.start(scheduler.run)
         endpoint_id, receiver.secret = await add(db, live_account, receiver.url, clock, email="owner@example.org")
         events = [insert_event(db_url, "match.finished", clock, offset=i) for i in range(21)]
         scheduler.wake()
         await sink.wait_for(1)
-        await scheduler.settled()
+        await scheduler.observer.settled()
         assert len(receiver.received) == 20  # the 21st is never sent: the endpoint paused
         ep = sql(db_url, "SELECT state, failures_in_row FROM webhook_endpoints WHERE id = $1", endpoint_id)[0]
         assert (ep["state"], ep["failures_in_row"]) == ("paused", 20)
@@ -282,13 +282,13 @@ async def test_twenty_failures_pause_and_mail_the_owner_then_resume_continues(db
         assert len(notice) == 1 and notice[0]["sent_at"] is not None
         mock_clock.jump(2 * 86400)  # retries fall due, but nothing goes to a paused endpoint
         scheduler.wake()
-        await scheduler.settled()
+        await scheduler.observer.settled()
         assert len(receiver.received) == 20
         healthy["yes"] = True
         assert await store.resume(db, endpoint_id) == 21
         scheduler.wake()
         await receiver.wait_for(41)
-        await scheduler.settled()
+        await scheduler.observer.settled()
     assert {r.body["id"] for r in receiver.accepted} == set(events)
     assert sql(db_url, "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'succeeded'",
                endpoint_id)[0][0] == 21
@@ -296,13 +296,13 @@ async def test_twenty_failures_pause_and_mail_the_owner_then_resume_continues(db
 
 
 async def test_pause_without_smtp_is_logged_and_kept(db, db_url, live_account, clock, mock_clock, caplog):
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR, mailer=None)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR, mailer=None)
     async with running(scheduler):
         endpoint_id, _ = await add(db, live_account, "http://127.0.0.1:1/dead", clock)
         for i in range(20):
             insert_event(db_url, "match.started", clock, offset=i)
         scheduler.wake()
-        await scheduler.settled()
+        await scheduler.observer.settled()
         await step(scheduler, mock_clock)
     assert sql(db_url, "SELECT state FROM webhook_endpoints WHERE id = $1", endpoint_id)[0][0] == "paused"
     notice = sql(db_url, "SELECT * FROM webhook_notices WHERE endpoint_id = $1", endpoint_id)
@@ -313,11 +313,11 @@ async def test_pause_without_smtp_is_logged_and_kept(db, db_url, live_account, c
 # -- workers -----------------------------------------------------------------------------
 async def test_a_worker_killed_mid_delivery_is_taken_over_after_its_lease(db, db_url, live_account, clock, mock_clock):
     receiver = Receiver("", clock.timestamp, answer=lambda n, r: None if n == 1 else 200)
-    a = Scheduler(db, clock, policy=LOCAL, poll_s=FAR, worker="worker-a")
-    b = Scheduler(db, clock, policy=LOCAL, poll_s=FAR, worker="worker-b")
+    a = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR, worker="worker-a")
+    b = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR, worker="worker-b")
     async with running(receiver, b):
         _, receiver.secret = await add(db, live_account, receiver.url, clock)
-        await b.settled()
+        await b.observer.settled()
         async with trio.open_nursery() as doomed:
             await doomed.start(a.run)
             event_id = insert_event(db_url, "match.finished", clock)
@@ -327,7 +327,7 @@ async def test_a_worker_killed_mid_delivery_is_taken_over_after_its_lease(db, db
         claimed = delivery(db_url, event_id)
         assert claimed["claimed_by"].startswith("worker-a") and claimed["tries"] == 0
         b.wake()
-        await b.settled()
+        await b.observer.settled()
         assert len(receiver.received) == 1  # b leaves a's claim alone while its lease holds
         await step(b, mock_clock)
     assert len(receiver.received) == 2
@@ -339,7 +339,7 @@ async def test_a_worker_killed_mid_delivery_is_taken_over_after_its_lease(db, db
 
 
 async def test_component_starts_in_the_app_and_is_reachable(db_url):
-    from svc.app import create_app
+    from svc.assembly import create_app
     from svc_hooks.scheduler import component
 
     scope = trio.CancelScope()
@@ -350,16 +350,18 @@ async def test_component_starts_in_the_app_and_is_reachable(db_url):
 
     app = create_app(db_url, clock=Clock(start=NOON), pool_size=2, components=[stoppable])
     async with app.test_app():
-        scheduler = app.extensions["svc"].parts["hooks"]
+        scheduler = app.extensions["svc"].hooks
         assert isinstance(scheduler, Scheduler)
-        await scheduler.settled()  # started, looked for work, and sleeps until the next poll
+        scheduler.observer = watch = SchedulerWatch()
+        scheduler.wake()
+        await watch.settled()  # started, looked for work, and sleeps until the next poll
         scope.cancel()
 
 
 async def test_a_payload_stored_as_json_text_is_sent_as_the_object(db, db_url, live_account, clock, mock_clock):
     """A writer binding JSON text to a jsonb parameter stores a JSON string; data is still the match."""
     receiver = Receiver("", clock.timestamp)
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, receiver.secret = await add(db, live_account, receiver.url, clock)
         row = sql(db_url, "SELECT * FROM event_rows WHERE status = 'finished' ORDER BY match_id LIMIT 1")[0]
@@ -369,23 +371,23 @@ async def test_a_payload_stored_as_json_text_is_sent_as_the_object(db, db_url, l
             event_id, "match.finished", row["match_id"], clock.now(), json.dumps(payload))
         scheduler.wake()
         await receiver.wait_for(1)
-        await scheduler.settled()
+        await scheduler.observer.settled()
     assert receiver.received[0].body["data"] == payload
 
 
 async def test_the_scheduler_outlives_a_database_outage(db, db_url, live_account, clock, mock_clock, caplog):
     receiver = Receiver("", clock.timestamp)
-    scheduler = Scheduler(db, clock, policy=LOCAL, poll_s=FAR)
+    scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR)
     async with running(receiver, scheduler):
         _, receiver.secret = await add(db, live_account, receiver.url, clock)
-        await scheduler.settled()
+        await scheduler.observer.settled()
         await db.close()  # every statement now fails as DatabaseUnavailable
         scheduler.wake()
-        await scheduler.settled()
+        await scheduler.observer.settled()
         assert any("database unavailable" in r.getMessage() for r in caplog.records)
         await db.open()
         event_id = insert_event(db_url, "match.finished", clock)
         await step(scheduler, mock_clock)  # the retry after DB_RETRY_S finds the new event
         await receiver.wait_for(1)
-        await scheduler.settled()
+        await scheduler.observer.settled()
     assert receiver.accepted[0].body["id"] == event_id

@@ -10,7 +10,7 @@ import secrets
 import pytest
 
 from conftest import NOON, make_key, sql
-from svc.db import Database
+from svc.core.db import Database
 from svc_hooks import store
 from svc_hooks.addresses import Policy
 from svc_hooks.fanout import GAP_WAIT, advance, fan_out

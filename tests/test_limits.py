@@ -7,7 +7,7 @@ import datetime as dt
 import trio
 
 from conftest import NOON, make_key, sql
-from svc import keys as svc_keys
+from svc.access import keys as svc_keys
 
 
 async def test_free_minute_limit_then_the_next_minute(client, db_url, mock_clock):

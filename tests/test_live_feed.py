@@ -8,11 +8,11 @@ import datetime as dt
 
 import pytest
 
-from svc.clock import Clock
-from svc.db import Database
+from svc.core.clock import Clock
+from svc.core.db import Database
 from svc.world import engine
-from svc_live import play
-from svc_live.feed import Feed
+from svc.world.feed import play
+from svc.world.feed.feed import Feed
 
 from conftest import NOON, sql
 

@@ -7,9 +7,10 @@ import datetime as dt
 
 import trio
 
-from svc.clock import Clock
-from svc_live import components, feed as feed_mod
-from svc_live.testing import running_app
+from svc.core.clock import Clock
+from svc.assembly import feed_component, hub_component
+from svc.world.feed import feed as feed_mod
+from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql
 from test_live_stream import Reader
@@ -17,8 +18,8 @@ from test_live_stream import Reader
 
 async def host(db_url, clock, mock_clock, stop: trio.Event, *, task_status=trio.TASK_STATUS_IGNORED):
     """One "server" with the feed component, until `stop` is set."""
-    async with running_app(db_url, clock, [components.feed], mock_clock=mock_clock) as (app, _):
-        task_status.started(app.extensions["svc"].parts["live_feed"])
+    async with running_app(db_url, clock, [feed_component], mock_clock=mock_clock) as (app, _):
+        task_status.started(app.extensions["svc"].feed)
         await stop.wait()
 
 
@@ -44,9 +45,9 @@ async def test_late_start_catches_up_then_streams_changes(db_url, mock_clock, mo
     late = NOON + dt.timedelta(hours=2)
     ended_by_then = sql(db_url, "SELECT id FROM matches WHERE status = 'live'")
     key = make_key(db_url, "live")
-    async with running_app(db_url, Clock(start=late), [components.hub, components.feed],
+    async with running_app(db_url, Clock(start=late), [hub_component, feed_component],
                            mock_clock=mock_clock) as (app, client):
-        feed = app.extensions["svc"].parts["live_feed"]
+        feed = app.extensions["svc"].feed
         with trio.fail_after(120):
             while feed.position is None or feed.position < late:
                 await trio.sleep(1)

@@ -10,10 +10,10 @@ import datetime as dt
 import pytest
 import trio
 
-from svc.clock import Clock
-from svc.db import Database
-from svc_live.editions import Calendar
-from svc_live.feed import Feed
+from svc.core.clock import Clock
+from svc.core.db import Database
+from svc.world.feed.editions import Calendar
+from svc.world.feed.feed import Feed
 
 from conftest import make_key, sql
 

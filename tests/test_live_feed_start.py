@@ -9,12 +9,12 @@ import datetime as dt
 import trio
 
 from svc.__main__ import _moment
-from svc.clock import Clock
+from svc.core.clock import Clock
 from svc.world.bundle import read_manifest
 from svc.world.generate import generate_bundle
-from svc_live import components
-from svc_live.feed import world_now
-from svc_live.testing import running_app
+from svc.assembly import feed_component, hub_component
+from svc.world.feed.feed import world_now
+from svc.testing.live import running_app
 
 from conftest import NOON, TODAY, sql
 
@@ -50,8 +50,8 @@ async def test_a_feed_started_before_the_worlds_now_waits_for_the_clock(db_url, 
     clock = Clock(start=NOON - dt.timedelta(hours=1))  # the world (now = noon) is an hour ahead
     clock.now()  # anchored now: the feed's start-up (threads let the mock clock jump) counts from here
     changes_before = sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"]
-    async with running_app(db_url, clock, [components.feed], mock_clock=mock_clock) as (app, _):
-        feed = app.extensions["svc"].parts["live_feed"]
+    async with running_app(db_url, clock, [feed_component], mock_clock=mock_clock) as (app, _):
+        feed = app.extensions["svc"].feed
         while clock.now() < NOON - dt.timedelta(minutes=5):  # until just before the world's now
             await trio.sleep(60)
             assert feed.position is None or feed.position <= clock.now()

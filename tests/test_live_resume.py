@@ -7,9 +7,10 @@ import functools
 
 import trio
 
-from svc.clock import Clock
-from svc_live import components, stream as stream_mod
-from svc_live.testing import running_app
+from svc.core.clock import Clock
+from svc.assembly import hub_component
+from svc_live import stream as stream_mod
+from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql
 from test_live_stream import LIVE_SQL, Reader, publish_changes
@@ -24,7 +25,7 @@ async def wait_for(reader: Reader, n_matches: int) -> None:
 async def test_resume_delivers_exactly_the_missed_changes_in_order_then_live(db_url, mock_clock):
     key = make_key(db_url, "live")
     ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
         async with trio.open_nursery() as n:
             first = Reader()
             n.start_soon(first.run, client, key)
@@ -53,7 +54,7 @@ async def test_resume_delivers_exactly_the_missed_changes_in_order_then_live(db_
 async def test_resume_outside_the_window_or_with_a_foreign_id_starts_afresh(db_url, mock_clock):
     key = make_key(db_url, "live")
     ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
         old = await publish_changes(app, ids[:1])
         mock_clock.jump(stream_mod.REPLAY_S + 60)
         newer = await publish_changes(app, ids[:1])

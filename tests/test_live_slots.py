@@ -11,9 +11,10 @@ import threading
 import pytest
 import trio
 
-from svc.clock import Clock
-from svc_live import components, hub as hub_mod, slots as slots_mod
-from svc_live.testing import running_app
+from svc.core.clock import Clock
+from svc.assembly import hub_component
+from svc_live import hub as hub_mod, slots as slots_mod
+from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql
 from test_live_stream import LIVE_SQL, Reader, publish_changes
@@ -32,8 +33,8 @@ async def test_third_stream_refused_across_two_apps_while_two_keep_flowing(db_ur
     key = make_key(db_url, "live")
     ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
     clock = Clock(start=NOON)  # one wall clock for both "servers"
-    async with running_app(db_url, clock, [components.hub], mock_clock=mock_clock) as (app_a, client_a), \
-            running_app(db_url, clock, [components.hub], mock_clock=mock_clock) as (app_b, client_b):
+    async with running_app(db_url, clock, [hub_component], mock_clock=mock_clock) as (app_a, client_a), \
+            running_app(db_url, clock, [hub_component], mock_clock=mock_clock) as (app_b, client_b):
         one, two, three = Reader(), Reader(), Reader()
         async with trio.open_nursery() as n:
             n.start_soon(one.run, client_a, key)
@@ -64,7 +65,7 @@ async def test_third_stream_refused_across_two_apps_while_two_keep_flowing(db_ur
 
 async def test_client_gone_without_closing_frees_its_slot_at_once(db_url, mock_clock):
     key = make_key(db_url, "live")
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
         one, two = Reader(), Reader()
         async with trio.open_nursery() as n:
             n.start_soon(one.run, client, key)
@@ -93,7 +94,7 @@ async def test_slot_of_a_dead_worker_is_taken_over_when_its_lease_expires(db_url
     expires = NOON + dt.timedelta(seconds=slots_mod.LEASE_S - 2)
     for slot in (1, 2):
         sql(db_url, "INSERT INTO live_stream_slots VALUES ($1, $2, 'dead-host:1:x', $3)", key_id, slot, expires)
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
         first = Reader()
         await first.run(client, key)
         assert first.status == 429
@@ -109,8 +110,8 @@ async def test_slot_of_a_dead_worker_is_taken_over_when_its_lease_expires(db_url
 async def test_slow_reader_is_dropped_and_the_fast_one_gets_everything(db_url, mock_clock):
     key = make_key(db_url, "live")
     ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
-        hub = app.extensions["svc"].parts[components.HUB]
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
+        hub = app.extensions["svc"].hub
         fast = Reader()
         async with trio.open_nursery() as n:
             n.start_soon(fast.run, client, key)
@@ -140,7 +141,7 @@ async def test_slow_reader_is_dropped_and_the_fast_one_gets_everything(db_url, m
 
 async def test_a_stream_whose_lease_was_taken_over_ends(db_url, mock_clock):
     key = make_key(db_url, "live")
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
         reader = Reader()
         async with trio.open_nursery() as n:
             n.start_soon(reader.run, client, key)
@@ -160,7 +161,7 @@ async def test_leases_stay_renewed_while_every_pooled_connection_is_busy(db_url,
     its streams' leases on its own connection, so none lapses (and no stream ends) meanwhile."""
     key = make_key(db_url, "live")
     key_id = sql(db_url, "SELECT id FROM api_keys ORDER BY id DESC LIMIT 1")[0]["id"]
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
         service = app.extensions["svc"]
         reader = Reader()
         release = threading.Event()

@@ -13,10 +13,11 @@ import pytest
 import trio
 from httpx_sse import aconnect_sse
 
-from svc.clock import Clock
-from svc_live import components, hub as hub_mod, slots as slots_mod, stream as stream_mod
-from svc_live.changes import publish
-from svc_live.testing import running_app
+from svc.core.clock import Clock
+from svc.assembly import hub_component
+from svc_live import hub as hub_mod, slots as slots_mod, stream as stream_mod
+from svc.changelog.changes import publish
+from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql
 
@@ -69,7 +70,7 @@ class Reader:
 
 @pytest.fixture
 async def live_app(db_url, mock_clock):
-    async with running_app(db_url, Clock(start=NOON), [components.hub], mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
         yield app, client
 
 

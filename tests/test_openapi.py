@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from openapi_spec_validator import validate
 
-from svc.endpoint import REGISTRY
+from svc.assembly import REGISTRY
 
 
 async def test_openapi_is_valid_and_complete(client):

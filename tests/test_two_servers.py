@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from conftest import make_key, sql
-from svc import keys as svc_keys
+from svc.access import keys as svc_keys
 
 
 def free_port() -> int:

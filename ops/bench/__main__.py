@@ -25,11 +25,11 @@ import trio
 
 from ops.bench import bridge
 from ops.bench.loadgen import load, request_bytes
-from svc import keys as svc_keys
-from svc.config import Settings
-from svc.db import connect_asyncio
-from svc.endpoint import REGISTRY
-from svc.schema import migrate
+from svc.access import keys as svc_keys
+from svc.core.settings import Settings
+from svc.core.db import connect_asyncio
+from svc.assembly import REGISTRY
+from svc.core.schema import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "ops" / "bench" / "out"
@@ -44,7 +44,7 @@ def free_port() -> int:
 async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
     """Bench keys (one per connection, so no two connections contend for one counter row)
     and sample parameters taken from the world."""
-    from svc.world_ops import generate_world, world_is_empty
+    from svc.world.replace import generate_world, world_is_empty
 
     conn = await connect_asyncio(url)
     try:
@@ -186,7 +186,7 @@ def main() -> int:
     clients = [int(c) for c in args.clients.split(",")]
 
     settings = Settings.from_env()
-    from svc import pgserver
+    from svc.core import pgserver
 
     url = settings.database_url or pgserver.start(settings.home)
     keys, s = asyncio.run(prepare(url, max(clients)))

@@ -9,8 +9,8 @@ import time
 import asyncpg
 import trio
 
-from svc.db import Database
-from svc.sqlfiles import Statement
+from svc.core.db import Database
+from svc.core.sqlfiles import Statement
 
 QUERY = "SELECT id, name, country FROM players ORDER BY id LIMIT 1 OFFSET 100"
 STMT = Statement(name="bench-query", sql=QUERY, params=(), source="bench")

@@ -41,12 +41,12 @@ import tempfile
 import time
 
 if os.environ.get("BENCH_STREAM_APP") == "1":  # imported by Hypercorn in the server process
-    from svc.app import create_app
+    from svc.assembly import create_app
     from svc_live.components import hub
 
     app = create_app(os.environ["DATABASE_URL"], pool_size=8, components=[hub])
     if os.environ.get("BENCH_HEAP") != "default":  # --heap default: CPython's collector settings, to compare
-        from svc import heap
+        from svc.core import heap
 
         heap.settle()  # as `serve` does (svc/asgi.py)
     from ops.bench import gclog
@@ -66,8 +66,8 @@ def free_port() -> int:
 
 
 async def make_keys(url: str, n: int) -> list[str]:
-    from svc import keys as svc_keys
-    from svc.db import connect_asyncio
+    from svc.access import keys as svc_keys
+    from svc.core.db import connect_asyncio
 
     conn = await connect_asyncio(url)
     try:
@@ -79,8 +79,8 @@ async def make_keys(url: str, n: int) -> list[str]:
 
 async def migrate(url: str) -> None:
     """The database may predate this checkout's schema (a ./var world made earlier): bring it up first."""
-    from svc.db import connect_asyncio
-    from svc.schema import migrate as apply
+    from svc.core.db import connect_asyncio
+    from svc.core.schema import migrate as apply
 
     conn = await connect_asyncio(url)
     try:
@@ -91,8 +91,8 @@ async def migrate(url: str) -> None:
 
 async def publish_one(url: str) -> tuple[int, float]:
     """Writes one change of a match in play as the feed would; (seq, commit time)."""
-    from svc.db import connect_asyncio
-    from svc_live.changes import publish
+    from svc.core.db import connect_asyncio
+    from svc.changelog.changes import publish
 
     conn = await connect_asyncio(url)
     try:

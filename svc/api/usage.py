@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import attrs
 
-from ..convert import doc
-from ..endpoint import Answer, Call, endpoint
+from svc.web.convert import doc
+from svc.web.endpoint import Answer, Call, endpoint
 
 
 @attrs.frozen

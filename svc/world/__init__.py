@@ -1,7 +1,7 @@
 """The badminton world: static facts, the match engine, the deterministic generator, the
 bundle format (one CSV per table + manifest.json) and the importer that loads a bundle."""
 
-from .generate import SCALES, generate_bundle
-from .load import generate_and_load, load_bundle
+from svc.world.generate import SCALES, generate_bundle
+from svc.world.load import generate_and_load, load_bundle
 
 __all__ = ["SCALES", "generate_bundle", "generate_and_load", "load_bundle"]

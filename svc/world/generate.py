@@ -32,8 +32,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from . import engine, facts
-from .bundle import BundleWriter, FORMAT_VERSION
+from svc.world import engine, facts
+from svc.world.bundle import BundleWriter, FORMAT_VERSION
 
 Progress = Callable[[str, int, int], None] | None
 GENERATOR = "svc.world.generate 1"

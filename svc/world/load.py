@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import asyncpg
 
-from .bundle import COLUMNS, TABLE_NAMES, BundleError, header_of, read_manifest
+from svc.world.bundle import COLUMNS, TABLE_NAMES, BundleError, header_of, read_manifest
 
 Progress = Callable[[str, int, int], None] | None
 
@@ -54,7 +54,7 @@ async def load_bundle(conn: asyncpg.Connection, path: Path, progress: Progress =
 async def generate_and_load(url_or_conn: str | asyncpg.Connection, *, scale: str = "demo", seed: int = 1,
                             as_of: dt.date | None = None, progress: Progress = None) -> dict[str, Any]:
     """Generate a bundle into a temporary directory and load it; returns the manifest."""
-    from .generate import generate_bundle
+    from svc.world.generate import generate_bundle
 
     if as_of is None:
         as_of = dt.datetime.now(dt.timezone.utc).date()

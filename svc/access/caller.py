@@ -1,0 +1,132 @@
+"""Who is calling and may they: key header -> account, plan, limits.
+
+One statement (authorize-and-count) reads the key and counts the call; a refused call is
+never counted. The answers' rate-limit headers come from the same row.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Mapping
+
+import attrs
+
+from svc.access import keys
+from svc.core.clock import Clock
+from svc.core.db import Database
+from svc.core.errors import ApiError, bad_request, upgrade_required
+from svc.access.plans import PLANS, Plan
+from svc.core.sqlfiles import Q
+
+UTC = dt.timezone.utc
+QUERY_KEY_NAMES = ("key", "api_key")  # interface.md, Authentication rule 4
+USE_A_HEADER = "send the key in a header (Authorization: Bearer <key> or X-API-Key: <key>)"
+
+
+@attrs.frozen
+class Windows:
+    minute: dt.datetime
+    day: dt.date
+    month: dt.date
+    now: dt.datetime
+
+    @classmethod
+    def at(cls, now: dt.datetime) -> "Windows":
+        minute = now.replace(second=0, microsecond=0)
+        return cls(minute=minute, day=now.date(), month=now.date().replace(day=1), now=now)
+
+    @property
+    def minute_reset(self) -> dt.datetime:
+        return self.minute + dt.timedelta(minutes=1)
+
+    @property
+    def day_reset(self) -> dt.datetime:
+        return dt.datetime.combine(self.day + dt.timedelta(days=1), dt.time(), UTC)
+
+
+@attrs.frozen
+class Caller:
+    key_id: int
+    prefix: str
+    account: str
+    plan: Plan
+    minute_calls: int
+    day_calls: int
+    month_calls: int
+    windows: Windows
+    data_version: str  # moves on every import; keys the answer cache
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {
+            "X-RateLimit-Limit": str(self.plan.per_minute),
+            "X-RateLimit-Remaining": str(max(0, self.plan.per_minute - self.minute_calls)),
+            "X-RateLimit-Reset": str(int(self.windows.minute_reset.timestamp())),
+            "X-Quota-Remaining": str(max(0, self.plan.per_day - self.day_calls)),
+        }
+
+
+def key_from_headers(headers: Mapping[str, str], query: Mapping[str, list[str]]) -> str:
+    """The key sent, or ApiError: 400 for a key in the query string, 401 for none."""
+    if any(name in query for name in QUERY_KEY_NAMES):
+        raise bad_request(f"a key in the query string is refused, even a valid one; {USE_A_HEADER}")
+    bearer = headers.get("Authorization", "")
+    from_bearer = bearer[7:].strip() if bearer[:7].lower() == "bearer " else None
+    if bearer and from_bearer is None:
+        raise ApiError("unauthorized", "the Authorization header must read `Bearer <key>`")
+    from_header = headers.get("X-API-Key", "").strip() or None
+    if from_bearer and from_header and from_bearer != from_header:
+        raise bad_request("Authorization and X-API-Key carry different keys; send one")
+    key = from_bearer or from_header
+    if not key:
+        raise ApiError("unauthorized", f"no key: {USE_A_HEADER}")
+    return key
+
+
+async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: bool) -> Caller:
+    """Identify the key, check its plan, and (when `count`) count the call."""
+    if not keys.well_formed(key):
+        raise ApiError("unauthorized", f"unknown key: a key reads {keys.KEY_MARKER} followed by 40 letters and digits")
+    windows = Windows.at(clock.now())
+    digest = keys.key_hash(key)
+    row = await _authorize(db, digest, windows, need=need, count=count)
+    if row is None or not keys.same_hash(row["key_hash"], digest):
+        raise ApiError("unauthorized", "unknown key: no key like it was ever made")
+    caller = _caller(row, windows)
+    if row["state"] != "current":
+        raise ApiError("unauthorized", "this key was replaced and no longer works; use its replacement",
+                       headers=caller.headers)
+    if caller.plan.rank < PLANS[need].rank:
+        err = upgrade_required(need, f"this needs the {PLANS[need].title} plan; the key's account is on {caller.plan.title}")
+        err.headers.update(caller.headers)
+        raise err
+    if count and not row["counted"]:
+        # Refused by a limit. Read the counters afresh: a concurrent call may have moved them.
+        fresh = await _authorize(db, digest, windows, need=need, count=False)
+        caller = _caller(fresh, windows)
+        raise _limit_error(caller)
+    return caller
+
+
+async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, count: bool):
+    return await db.fetchrow(Q.authorize_and_count, key_hash=digest, minute=w.minute, day=w.day, month=w.month,
+                             need_rank=PLANS[need].rank, count=count)
+
+
+def _caller(row, windows: Windows) -> Caller:
+    return Caller(key_id=row["id"], prefix=row["prefix"], account=row["account"], plan=PLANS[row["plan"]],
+                  minute_calls=row["minute_calls"], day_calls=row["day_calls"], month_calls=row["month_calls"],
+                  windows=windows, data_version=row["data_version"] or "0")
+
+
+def _limit_error(caller: Caller) -> ApiError:
+    w = caller.windows
+    if caller.day_calls >= caller.plan.per_day:
+        wait = math.ceil((w.day_reset - w.now).total_seconds())
+        return ApiError("quota_exceeded", f"today's {caller.plan.per_day} calls are used; they return at 00:00 UTC",
+                        extra={"resets_at": w.day_reset.isoformat().replace("+00:00", "Z")},
+                        headers={**caller.headers, "Retry-After": str(max(1, wait))})
+    wait = math.ceil((w.minute_reset - w.now).total_seconds())
+    return ApiError("rate_limited", f"more than {caller.plan.per_minute} calls this minute; wait {max(1, wait)} s",
+                    headers={**caller.headers, "Retry-After": str(max(1, wait))})

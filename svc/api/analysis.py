@@ -1,0 +1,203 @@
+"""Archive plan, analyses over the whole archive: /v1/analysis/seeds, /v1/analysis/deciders,
+/v1/analysis/records.
+
+Each reads small tables pre-counted per year and discipline at import (sql/derived/63-65),
+so a request sums a few hundred rows whatever the range asked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+import attrs
+
+from svc.web.convert import doc
+from svc.web.endpoint import Answer, Call, endpoint
+from svc.web.params import check_range, discipline_param, param, year_param
+from svc.web.records import DrawMatch, PlayerRef, draw_match_from_row
+from svc.core.sqlfiles import Q
+from svc.api.player_lookup import rate
+
+PLAN = "archive"
+RECORD_TYPES = ("most_titles", "most_finals", "longest_win_streak", "widest_margin", "most_points")
+RECORD_LIMIT_MAX = 100  # a record list is a leaderboard, not an export
+RECORD_LIMIT_DEFAULT = 10
+
+
+def _years(p: Any) -> dict[str, Any]:
+    return {"from_year": p.from_, "to_year": p.to}
+
+
+def _filters(p: Any) -> dict[str, Any]:
+    return {"discipline": p.discipline, "from": p.from_, "to": p.to}
+
+
+# -- seeds ---------------------------------------------------------------------------------
+@attrs.frozen
+class SeedRow:
+    seed: int
+    entries: int = attrs.field(metadata=doc("seeded entries: a side seeded in one draw"))
+    reached_semi_final: int
+    reached_final: int
+    won: int
+    semi_final_rate: float | None
+    final_rate: float | None
+    win_rate: float | None
+
+
+@attrs.frozen
+class SeedRoundRow:
+    round_code: Literal["R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"]
+    matches: int = attrs.field(metadata=doc("finished matches of a seeded against an unseeded side (walkovers left out)"))
+    seeded_wins: int
+    seeded_win_rate: float | None
+
+
+@attrs.frozen
+class SeedAnalysis:
+    seeds: list[SeedRow] = attrs.field(metadata=doc("per seed, first seed first"))
+    rounds: list[SeedRoundRow] = attrs.field(metadata=doc("seeded against unseeded, first round to final"))
+
+
+@attrs.frozen
+class RangeParams:
+    discipline: str | None = discipline_param()
+    from_: int | None = year_param("First year (tournament year), inclusive.", wire="from")
+    to: int | None = year_param("Last year, inclusive.")
+
+
+@endpoint("/v1/analysis/seeds", plan=PLAN, summary="How seeds perform", params=RangeParams, returns=SeedAnalysis,
+          description="Individual draws (team events have no seeds). `seeds`: for each seed, its entries (a seeded "
+                      "side in one draw) and the share that reached the semi-final, the final, and won the draw. "
+                      "`rounds`: finished matches of a seeded against an unseeded side, round by round, and how "
+                      "often the seeded side won (walkovers left out). Years are tournament years.")
+async def seeds(call: Call) -> Answer:
+    p = call.p
+    check_range(p)
+    seed_rows = await call.db.fetch(Q.archb_seed_stats, discipline=p.discipline, **_years(p))
+    round_rows = await call.db.fetch(Q.archb_seed_rounds, discipline=p.discipline, **_years(p))
+    data = SeedAnalysis(
+        seeds=[SeedRow(seed=r["seed"], entries=r["entries"], reached_semi_final=r["reached_sf"],
+                       reached_final=r["reached_f"], won=r["won"], semi_final_rate=rate(r["reached_sf"], r["entries"]),
+                       final_rate=rate(r["reached_f"], r["entries"]), win_rate=rate(r["won"], r["entries"]))
+               for r in seed_rows],
+        rounds=[SeedRoundRow(round_code=r["round_code"], matches=r["matches"], seeded_wins=r["seeded_wins"],
+                             seeded_win_rate=rate(r["seeded_wins"], r["matches"])) for r in round_rows])
+    return Answer(data, {"filters": _filters(p)})
+
+
+# -- deciders ------------------------------------------------------------------------------
+@attrs.frozen
+class DeciderRow:
+    period: str = attrs.field(metadata=doc("a year (\"2019\") or a decade (\"1990s\")"))
+    first_year: int = attrs.field(metadata=doc("first year of the period with matches"))
+    last_year: int
+    matches: int = attrs.field(metadata=doc("completed matches (outcome played)"))
+    three_game_matches: int
+    three_game_rate: float | None
+    first_game_loser_wins: int = attrs.field(metadata=doc("matches won by the side that lost the first game"))
+    first_game_loser_win_rate: float | None
+    games: int
+    points_per_game: float | None = attrs.field(metadata=doc("points of both sides per game"))
+    rally_games: int = attrs.field(metadata=doc("games under 21-point rally scoring (from 1 August 2006)"))
+    extended_games: int = attrs.field(metadata=doc("rally-scoring games in which the loser reached 20"))
+    extended_rate: float | None = attrs.field(metadata=doc("extended_games / rally_games; null before rally scoring"))
+
+
+@attrs.frozen
+class DecidersParams(RangeParams):
+    by: str = param("Group by decade or year.", default="decade", enum=("decade", "year"))
+
+
+@endpoint("/v1/analysis/deciders", plan=PLAN, summary="Deciding games, game lengths and extended games over time",
+          params=DecidersParams, returns=DeciderRow, many=True,
+          description="Per decade or year, over completed matches (outcome played; walkovers and retirements left "
+                      "out): how often a match went to a third game, how often the first-game loser won, points "
+                      "per game (both sides), and extended games: games in which the loser reached 20, counted "
+                      "only under 21-point rally scoring (from 1 August 2006).")
+async def deciders(call: Call) -> Answer:
+    p = call.p
+    check_range(p)
+    rows = await call.db.fetch(Q.archb_deciders, by=p.by, discipline=p.discipline, **_years(p))
+    data = [DeciderRow(
+        period=str(r["period"]) if p.by == "year" else f"{r['period']}s",
+        first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"],
+        three_game_matches=r["three_game"], three_game_rate=rate(r["three_game"], r["matches"]),
+        first_game_loser_wins=r["first_loser_wins"], first_game_loser_win_rate=rate(r["first_loser_wins"], r["matches"]),
+        games=r["games"], points_per_game=round(r["points"] / r["games"], 2) if r["games"] else None,
+        rally_games=r["rally_games"], extended_games=r["extended_games"],
+        extended_rate=rate(r["extended_games"], r["rally_games"])) for r in rows]
+    return Answer(data, {"by": p.by, "filters": _filters(p)})
+
+
+# -- records -------------------------------------------------------------------------------
+@attrs.frozen
+class RecordRow:
+    place: int = attrs.field(metadata=doc("standard competition rank: equal values share a place"))
+    value: int = attrs.field(metadata=doc("titles, finals, wins in a row, or points, by `type`"))
+    player: PlayerRef | None = attrs.field(metadata=doc("most_titles, most_finals, longest_win_streak; else null"))
+    match: DrawMatch | None = attrs.field(metadata=doc("widest_margin, most_points; else null"))
+    first_year: int | None = attrs.field(metadata=doc("most_titles, most_finals: first year counted"))
+    last_year: int | None = attrs.field(metadata=doc("most_titles, most_finals: last year counted"))
+    first_day: dt.date | None = attrs.field(metadata=doc("longest_win_streak: day of the first win"))
+    last_day: dt.date | None = attrs.field(metadata=doc("longest_win_streak: day of the last win"))
+
+
+@attrs.frozen
+class RecordsParams(RangeParams):
+    type: str = param("Which record: most_titles, most_finals, longest_win_streak, widest_margin, most_points.",
+                      required=True, enum=RECORD_TYPES)
+    limit: int = param("Places to list (ties share a place, so more rows may come back).",
+                       default=RECORD_LIMIT_DEFAULT, minimum=1, maximum=RECORD_LIMIT_MAX)
+
+
+RECORDS_DOC = (
+    "Record lists over the archive, best first; `discipline`, `from` and `to` (tournament years) narrow what is "
+    "counted. What each `type` counts:\n"
+    "- most_titles: finals won (round F) in individual draws of every level, team events left out; a doubles "
+    "title counts for both players.\n"
+    "- most_finals: finals reached, counted the same way.\n"
+    "- longest_win_streak: matches won in a row by one player in playing order (day, then round); walkovers "
+    "are skipped, a win by retirement counts. Over every discipline unless `discipline` is given; with `from`/`to` "
+    "only the wins inside those years count.\n"
+    "- widest_margin: completed matches (outcome played) by the winner's margin in points over the whole match "
+    "(all games summed).\n"
+    "- most_points: completed matches by points played over the whole match (both sides, all games).\n"
+    "`place` is the competition rank; every entry tied with the last place asked for is listed.")
+
+
+def _player_row(r: Any) -> RecordRow:
+    return RecordRow(place=r["place"], value=r["value"], player=PlayerRef(id=r["id"], name=r["name"], country=r["country"]),
+                     match=None, first_year=r.get("first_year"), last_year=r.get("last_year"),
+                     first_day=r.get("first_day"), last_day=r.get("last_day"))
+
+
+@endpoint("/v1/analysis/records", plan=PLAN, summary="Record lists: titles, finals, win streaks, margins, points",
+          params=RecordsParams, returns=RecordRow, many=True, description=RECORDS_DOC)
+async def records(call: Call) -> Answer:
+    p = call.p
+    check_range(p)
+    years = _years(p)
+    if p.type in ("most_titles", "most_finals"):
+        what = "titles" if p.type == "most_titles" else "finals"
+        if p.from_ is None and p.to is None:
+            rows = await call.db.fetch(Q.archb_record_finals_all, what=what, scope=p.discipline or "ALL", limit=p.limit)
+        else:
+            rows = await call.db.fetch(Q.archb_record_finals_range, what=what, discipline=p.discipline,
+                                       limit=p.limit, **years)
+        data = [_player_row(dict(r)) for r in rows]
+    elif p.type == "longest_win_streak":
+        scope = p.discipline or "ALL"
+        if p.from_ is None and p.to is None:
+            rows = await call.db.fetch(Q.archb_record_streaks_all, scope=scope, limit=p.limit)
+        else:
+            rows = await call.db.fetch(Q.archb_record_streaks_range, scope=scope, limit=p.limit, **years)
+        data = [_player_row(dict(r)) for r in rows]
+    else:
+        stmt = Q.archb_record_margins if p.type == "widest_margin" else Q.archb_record_points
+        rows = await call.db.fetch(stmt, discipline=p.discipline, limit=p.limit, **years)
+        data = [RecordRow(place=r["place"], value=r["value"], player=None,
+                          match=draw_match_from_row(r, with_odds=call.sees_odds),
+                          first_year=None, last_year=None, first_day=None, last_day=None) for r in rows]
+    return Answer(data, {"type": p.type, "count": len(data), "filters": _filters(p)})

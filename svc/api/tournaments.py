@@ -1,0 +1,277 @@
+"""Editions of the Archive plan: /v1/tournaments, /v1/tournaments/{id}, /v1/series/{slug}/champions.
+
+Draws and ties of an edition are in archive_draws.py."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from typing import Any, Literal
+
+import attrs
+import orjson
+
+from svc.web.convert import doc
+from svc.web.endpoint import Answer, Call, Page, endpoint
+from svc.core.errors import invalid, not_found
+from svc.web.params import DISCIPLINES, LEVELS, ROUND_CODES, Paging, discipline_param, param, path_id, year_param
+from svc.web.records import PlayerRef, VenueRef
+from svc.core.sqlfiles import Q
+from svc.api.player_lookup import player_refs
+from svc.api.reference import SLUG, calendar_status, check_series
+
+
+def event_key(discipline: str, sport_class: str | None) -> str:
+    """Para events are told apart by sport class: "MS WH1"; others by discipline: "MS"."""
+    return f"{discipline} {sport_class}" if sport_class else discipline
+
+
+def round_order(round_code: str | None, round_name: str) -> tuple[int, int, str]:
+    """Group stages first (by name), then R128 ... SF, the bronze match (3P), the final."""
+    if round_code is None:
+        return (0, 0, round_name)
+    return (1, ROUND_CODES.index(round_code), round_name)
+
+
+def event_order(discipline: str, sport_class: str | None) -> tuple[int, str]:
+    return (DISCIPLINES.index(discipline), sport_class or "")
+
+
+# -- /v1/tournaments ---------------------------------------------------------------------
+@attrs.frozen
+class TournamentItem:
+    id: str = attrs.field(metadata=doc("tr_ id"))
+    series: str = attrs.field(metadata=doc("series slug"))
+    name: str
+    year: int = attrs.field(metadata=doc("the edition's year label (Tokyo 2020 is 2020, played in 2021)"))
+    level: Literal["senior", "junior"]
+    para: bool = attrs.field(metadata=doc("a para-badminton edition"))
+    team: bool = attrs.field(metadata=doc("a team event played in ties"))
+    start: dt.date | None = attrs.field(metadata=doc("first day; null when no dates are held"))
+    end: dt.date | None = attrs.field(metadata=doc("last day; null when no dates are held"))
+    disciplines: list[str] = attrs.field(metadata=doc("disciplines with a draw, in the order MS, WS, MD, WD, XD"))
+    matches: int = attrs.field(metadata=doc("draw matches held, including matches of ties and matches still to be played"))
+
+
+@attrs.frozen
+class TournamentsParams(Paging):
+    series: str | None = param("Series slug, as listed by /v1/series.", pattern=SLUG)
+    year: int | None = year_param("The edition's year label.")
+    level: str | None = param("senior, junior (that level, para excluded) or para (para-badminton editions).",
+                              enum=LEVELS)
+
+
+def _sorted_disciplines(ds: list[str]) -> list[str]:
+    return sorted(ds, key=DISCIPLINES.index)
+
+
+def _item(r: Any) -> TournamentItem:
+    return TournamentItem(id=r["id"], series=r["series"], name=r["name"], year=r["year"], level=r["level"],
+                          para=r["para"], team=r["team"], start=r["start_date"], end=r["end_date"],
+                          disciplines=_sorted_disciplines(r["disciplines"]), matches=r["matches"])
+
+
+@endpoint("/v1/tournaments", plan="archive", summary="Editions, newest first", params=TournamentsParams,
+          returns=TournamentItem, many=True,
+          description="Editions that have started (editions still to come are on /v1/calendar), newest first: by "
+                      "year label, then by first day (latest first; editions without dates last within their "
+                      "year). `level` para selects para-badminton editions; senior and junior exclude them. An "
+                      "unknown `series` answers 422.")
+async def tournaments(call: Call) -> Page:
+    p = call.p
+    rows = await call.db.fetch(Q.archive_tournaments, today=call.clock.today(), series=p.series, year=p.year,
+                               level=p.level, offset=call.offset, limit=call.limit)
+    if not rows:
+        await check_series(call, p.series)
+    return call.page(rows, _item)
+
+
+# -- /v1/tournaments/{id} ----------------------------------------------------------------
+@attrs.frozen
+class RoundCount:
+    round: str = attrs.field(metadata=doc("round as the draw names it, e.g. Quarter-finals or Group A"))
+    round_code: str | None = attrs.field(metadata=doc("R128 ... F, 3P; null in group stages"))
+    matches: int
+
+
+@attrs.frozen
+class Podium:
+    """One event's medals: gold and silver from the final; bronze the losing semi-finalists (two),
+    or, where a bronze medal match (3P) is played, its winner alone, its loser then fourth."""
+    event: str = attrs.field(metadata=doc('discipline, and for para events a space and the sport class: "MS WH1"'))
+    discipline: str
+    sport_class: str | None
+    gold: list[PlayerRef]
+    silver: list[PlayerRef]
+    bronze: list[list[PlayerRef]] = attrs.field(
+        metadata=doc("each bronze medallist side: both losing semi-finalists, or the bronze match winner alone"))
+    fourth: list[PlayerRef] | None = attrs.field(metadata=doc("the bronze match loser; null without a bronze match"))
+
+
+@attrs.frozen
+class TournamentProfile:
+    id: str = attrs.field(metadata=doc("tr_ id"))
+    series: str
+    name: str
+    year: int
+    level: Literal["senior", "junior"]
+    para: bool
+    team: bool
+    tier: str | None = attrs.field(metadata=doc("e.g. Super 1000; null before tiers and for championships"))
+    start: dt.date | None
+    end: dt.date | None
+    status: Literal["finished", "in_progress", "upcoming", "unknown"] = attrs.field(
+        metadata=doc("as on /v1/calendar, as of today (UTC)"))
+    city: str | None
+    country: str | None = attrs.field(metadata=doc("IOC code of the host city"))
+    venue: VenueRef | None
+    elevation_m: int | None = attrs.field(metadata=doc("metres above sea level: the hall's, else the host city's"))
+    prize_money: int | None = attrs.field(metadata=doc("USD as recorded"))
+    medals: bool = attrs.field(metadata=doc("the edition has a medal table (podium)"))
+    draw_size: int | None = attrs.field(metadata=doc("singles main draw size; null for team events"))
+    disciplines: list[str]
+    matches: int = attrs.field(metadata=doc("draw matches, the sum of `rounds`"))
+    rounds: dict[str, list[RoundCount]] = attrs.field(
+        metadata=doc('matches per round for each event ("MS", or "MS WH1" for a para class), group stages '
+                     "first, then the first knockout round to the final, the bronze match (3P) just before it"))
+    podium: list[Podium] = attrs.field(
+        metadata=doc("per event whose final is decided; empty when the edition has no medal table"))
+
+
+@attrs.frozen
+class TournamentParams:
+    id: str = path_id("tr_", "Edition id (tr_...).")
+
+
+def podiums(medal_matches: list[dict[str, Any]]) -> list[Podium]:
+    """Medals per event from its semi-finals, bronze match and final (see Podium)."""
+    by_event: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
+    for m in medal_matches:
+        by_event.setdefault((m["discipline"], m["sport_class"]), []).append(m)
+    out = []
+    for (discipline, sport_class), ms in sorted(by_event.items(), key=lambda kv: event_order(*kv[0])):
+        decided = [m for m in ms if m["status"] == "finished" and m["winner"] in (1, 2)]
+        final = next((m for m in decided if m["round_code"] == "F"), None)
+        if final is None:
+            continue  # medals are given once the final is decided
+
+        def side(m: dict[str, Any], won: bool) -> list[PlayerRef]:
+            n = m["winner"] if won else 3 - m["winner"]
+            return player_refs(m[f"players{n}"])
+
+        bronze_match = next((m for m in ms if m["round_code"] == "3P"), None)
+        if bronze_match is not None:
+            played = bronze_match in decided
+            bronze = [side(bronze_match, True)] if played else []
+            fourth = side(bronze_match, False) if played else None
+        else:
+            semis = sorted((m for m in decided if m["round_code"] == "SF"), key=lambda m: m["position"])
+            bronze, fourth = [side(m, False) for m in semis], None
+        out.append(Podium(event=event_key(discipline, sport_class), discipline=discipline, sport_class=sport_class,
+                          gold=side(final, True), silver=side(final, False), bronze=bronze, fourth=fourth))
+    return out
+
+
+def rounds_by_event(rows: list[dict[str, Any]]) -> dict[str, list[RoundCount]]:
+    rows = sorted(rows, key=lambda r: (event_order(r["discipline"], r["sport_class"]),
+                                       round_order(r["round_code"], r["round"])))
+    out: dict[str, list[RoundCount]] = {}
+    for r in rows:
+        out.setdefault(event_key(r["discipline"], r["sport_class"]), []).append(
+            RoundCount(round=r["round"], round_code=r["round_code"], matches=r["matches"]))
+    return out
+
+
+@endpoint("/v1/tournaments/{id}", plan="archive", summary="One edition with its rounds and podium",
+          params=TournamentParams, returns=TournamentProfile,
+          cache_seconds=5,  # an edition under way: a final ending fills its podium
+          description="An edition with its place, the matches of each round of each event (para events per sport "
+                      "class, e.g. \"MS WH1\"), and its podium when it has a medal table. Podium choice: gold and "
+                      "silver are the finalists; both losing semi-finalists get bronze, except where a bronze medal "
+                      "match (3P) is played: then its winner is the only bronze and its loser is `fourth`. An event "
+                      "appears on the podium once its final is decided. Unknown id: 404.")
+async def tournament(call: Call) -> Answer:
+    r = await call.db.fetchrow(Q.archive_tournament, id=call.p.id)
+    if r is None:
+        raise not_found(f"no edition with id {call.p.id}")
+    round_rows = r["rounds"] or []
+    rounds = rounds_by_event(round_rows)
+    profile = TournamentProfile(
+        id=r["id"], series=r["series"], name=r["name"], year=r["year"], level=r["level"], para=r["para"],
+        team=r["team"], tier=r["tier"], start=r["start_date"], end=r["end_date"],
+        status=calendar_status(r["start_date"], r["end_date"], call.clock.today()),
+        city=r["city"], country=r["country"],
+        venue=VenueRef(id=r["venue_id"], name=r["venue_name"]) if r["venue_id"] else None,
+        elevation_m=r["elevation_m"], prize_money=r["prize_money"], medals=r["medals"], draw_size=r["draw_size"],
+        disciplines=_sorted_disciplines(list({x["discipline"] for x in round_rows})),
+        matches=sum(x["matches"] for x in round_rows),
+        rounds=rounds,
+        podium=podiums(r["medal_matches"] or []) if r["medals"] else [],
+    )
+    return Answer(profile)
+
+
+# -- /v1/series/{slug}/champions ---------------------------------------------------------
+@attrs.frozen
+class TeamRef:
+    code: str = attrs.field(metadata=doc("IOC code"))
+    name: str
+
+
+@attrs.frozen
+class EditionRef:
+    id: str = attrs.field(metadata=doc("tr_ id"))
+    name: str
+
+
+@attrs.frozen
+class RollEntry:
+    year: int
+    tournament: EditionRef
+    champions: dict[str, list[PlayerRef]] = attrs.field(
+        metadata=doc('winners per event: "MS" ... "XD", para events per sport class ("MS WH1"); empty for team events'))
+    runners_up: dict[str, list[PlayerRef]] = attrs.field(metadata=doc("losing finalists, keyed as champions"))
+    winner_team: TeamRef | None = attrs.field(metadata=doc("team events: the nation that won the final tie; else null"))
+    runner_up_team: TeamRef | None = attrs.field(metadata=doc("team events: the nation that lost the final tie; else null"))
+
+
+@attrs.frozen
+class ChampionsParams:
+    slug: str = param("Series slug, as listed by /v1/series.", location="path", pattern=SLUG)
+    discipline: str | None = discipline_param("Only this discipline's champions (individual events only).")
+
+
+@endpoint("/v1/series/{slug}/champions", plan="archive", summary="Roll of honour of a series, year by year",
+          params=ChampionsParams, returns=RollEntry, many=True,
+          description="Every edition with a decided final, oldest first: the champions and runners-up of each "
+                      "event, para events keyed per sport class (\"MS WH1\"). Team series (Thomas, Uber, Sudirman "
+                      "Cup) give the winning and losing nation of the final tie instead; `discipline` does not "
+                      "apply to them (422). `meta.most_titles` lists the ten players who won the series most "
+                      "(within `discipline` when given): titles, first and last winning year; for team series "
+                      "`meta.most_titles_teams` counts nations. As of the last import. Unknown slug: 404.")
+async def champions(call: Call) -> Answer:
+    p = call.p
+    s = await call.db.fetchrow(Q.archive_series_facts, slug=p.slug)
+    if s is None:
+        raise not_found(f"no series {p.slug!r}; see /v1/series")
+    if s["team"]:
+        if p.discipline:
+            raise invalid(f"parameter `discipline`: {s['name']} is a team event; its champions are nations")
+        rows = await call.db.fetch(Q.archive_team_champions, series=p.slug)
+        team_entries = [RollEntry(year=r["year"], tournament=EditionRef(id=r["tournament_id"], name=r["tournament_name"]),
+                             champions={}, runners_up={}, winner_team=TeamRef(**r["winner_team"]),
+                             runner_up_team=TeamRef(**r["runner_up_team"])) for r in rows]
+        wins = Counter((r["winner_team"]["code"], r["winner_team"]["name"]) for r in rows)
+        most = [{"team": {"code": c, "name": n}, "titles": k} for (c, n), k in
+                sorted(wins.items(), key=lambda kv: (-kv[1], kv[0][0]))[:10]]
+        return Answer(team_entries, {"series": p.slug, "count": len(team_entries), "most_titles": [],
+                                     "most_titles_teams": most})
+    # The roll arrives as JSON text in the shape of RollEntry (which the OpenAPI description shows)
+    # and is written out as it is: a big series spans ~600 finals, and walking them as Python
+    # objects cost more than the query.
+    roll = await call.db.fetchrow(Q.archive_champions, series=p.slug, discipline=p.discipline)
+    most_rows = await call.db.fetch(Q.archive_series_most, series=p.slug, discipline=p.discipline)
+    most = [{"player": {"id": m["id"], "name": m["name"], "country": m["country"]}, "titles": m["titles"],
+             "first_year": m["first_year"], "last_year": m["last_year"]} for m in most_rows]
+    return Answer(orjson.Fragment(roll["roll"]), {"series": p.slug, "discipline": p.discipline,
+                                                  "count": roll["editions"], "most_titles": most})

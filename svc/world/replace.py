@@ -1,0 +1,42 @@
+"""Replacing the world: generate a bundle, or take one from a feed, and load it with the
+derived tables in one transaction (readers see the old world or the new, never half)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+import asyncpg
+
+from svc.world import derived as derive
+from svc.core import sqlrun
+from svc.core.sqlfiles import Q
+from svc.world.generate import generate_bundle
+from svc.world.load import load_bundle
+
+Progress = Callable[[str, int, int], None] | None
+
+
+async def import_bundle(conn: asyncpg.Connection, path: Path, progress: Progress = None) -> None:
+    async with conn.transaction():
+        await load_bundle(conn, path, progress=progress)
+        steps = sorted(derive.DERIVED_DIR.glob("*.sql"))
+        if progress:
+            progress("derived tables", 0, len(steps))
+        await derive.rebuild(conn)
+        if progress:
+            progress("derived tables", len(steps), len(steps))
+
+
+async def generate_world(conn: asyncpg.Connection, *, scale: str, seed: int, as_of: dt.date,
+                         progress: Progress = None) -> dict:
+    with tempfile.TemporaryDirectory(prefix="svc-world-") as tmp:
+        manifest = generate_bundle(Path(tmp), scale=scale, seed=seed, as_of=as_of, progress=progress)
+        await import_bundle(conn, Path(tmp), progress)
+    return manifest
+
+
+async def world_is_empty(conn: asyncpg.Connection) -> bool:
+    return not await sqlrun.fetchval(conn, Q.world_has_matches)

@@ -1,0 +1,52 @@
+"""The live hub's own endpoints: /v1/live (the matches in play) and /v1/live/stream (them as
+Server-Sent Events, svc_live.stream)."""
+
+from __future__ import annotations
+
+import attrs
+from quart import request
+
+from svc.web.live_records import LiveMatch, live_from_row
+from svc_live.stream import open_stream
+
+from svc.web.endpoint import Answer, Call, endpoint
+from svc.core.errors import ApiError
+from svc.web.params import discipline_param
+from svc.core.sqlfiles import Q
+
+STREAM_DOC = (
+    "Server-Sent Events (text/event-stream). On connect every match in play is sent; then each match again "
+    "the moment its score, status or prices change; a heartbeat every 15 s; after about 5 minutes the "
+    "connection ends (one call). Events: `match` (data: the match as /v1/live shows it; `id:` is the change's "
+    "sequence number), `heartbeat` (data {\"at\"}), `end` (data {\"reason\": \"time\", \"behind\" or \"slot_lost\", "
+    "\"reconnect_after_ms\"}). Reconnect with `Last-Event-ID` to receive first what changed since (kept for "
+    "10 minutes; further behind, every match in play is sent afresh). At most two streams at a time per key: "
+    "a third answers 429 too_many_streams with Retry-After while the first two keep flowing. A reader that "
+    "falls 256 changes behind is dropped (event end, reason behind) and resumes by Last-Event-ID. In a "
+    "browser, EventSource cannot send the key header: /live shows how a service worker (/live-worker.js) "
+    "adds it, so the browser's own EventSource reconnects and resumes.")
+
+
+@attrs.frozen
+class LiveParams:
+    discipline: str | None = discipline_param("Only matches of this discipline.")
+
+
+@endpoint("/v1/live", plan="live", summary="Matches under way now with the score so far", params=LiveParams,
+          returns=LiveMatch, many=True,
+          description="Every match in play: its games so far (the last is the game in play), the game number "
+                      "and score in play, who serves next where known, and in-play prices. Status is live "
+                      "(the results feed's vocabulary).")
+async def live(call: Call) -> Answer:
+    rows = await call.db.fetch(Q.live_in_play, discipline=call.p.discipline)
+    return Answer([live_from_row(r) for r in rows], {"count": len(rows), "as_of": call.clock.now().isoformat()})
+
+
+@endpoint("/v1/live/stream", plan="live", summary="Live scores as Server-Sent Events", params=LiveParams,
+          returns=LiveMatch, many=True, description=STREAM_DOC, media_type="text/event-stream")
+async def live_stream(call: Call):
+    hub, slots = call.service.hub, call.service.slots
+    if hub is None or slots is None:  # this process runs without the hub (a test app, a tool)
+        raise ApiError("unavailable", "the live stream is not running in this process; retry shortly",
+                       headers={"Retry-After": "2"})
+    return await open_stream(hub, slots, call.caller.key_id, call.p.discipline, request.headers.get("Last-Event-ID"))
