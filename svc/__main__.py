@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
-import json
-import os
 import sys
 from pathlib import Path
 

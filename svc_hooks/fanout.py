@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from svc.changelog import changes
 from svc.core.db import Database
 from svc.core.sqlfiles import Q
 
@@ -40,20 +41,20 @@ async def fan_out(db: Database, now: dt.datetime) -> int:
     """Make the deliveries for events written since the last round; how many were made."""
 
     async def work(conn) -> int:
-        cursor = await sqlrun.fetchrow(conn, Q.hooks_fanout_lock)
+        cursor = await sqlrun.fetchrow(conn, Q.hooks.fanout_lock)
         if cursor is None:  # another worker is fanning out right now
             return 0
-        seqs = [r["seq"] for r in await sqlrun.fetch(conn, Q.hooks_fanout_seqs, after=cursor["last_seq"], limit=BATCH)]
+        seqs = await changes.event_seqs_after(conn, cursor["last_seq"], BATCH)
         if not seqs:
             # The outbox was emptied and its seq restarted below the cursor: start again from there.
-            newest = await sqlrun.fetchval(conn, Q.hooks_fanout_newest)
+            newest = await changes.newest_event_seq(conn)
             if newest < cursor["last_seq"]:
-                await sqlrun.execute(conn, Q.hooks_fanout_advance, last_seq=newest, gap_since=None)
+                await sqlrun.execute(conn, Q.hooks.fanout_advance, last_seq=newest, gap_since=None)
             return 0
-        made = await sqlrun.fetchval(conn, Q.hooks_fanout_insert, after=cursor["last_seq"], upto=seqs[-1], now=now)
+        made = await sqlrun.fetchval(conn, Q.hooks.fanout_insert, after=cursor["last_seq"], upto=seqs[-1], now=now)
         last_seq, gap_since = advance(cursor["last_seq"], seqs, cursor["gap_since"], now)
         if (last_seq, gap_since) != (cursor["last_seq"], cursor["gap_since"]):
-            await sqlrun.execute(conn, Q.hooks_fanout_advance, last_seq=last_seq, gap_since=gap_since)
+            await sqlrun.execute(conn, Q.hooks.fanout_advance, last_seq=last_seq, gap_since=gap_since)
         return made
 
     return await db.transaction(work)

@@ -64,19 +64,19 @@ def paused_notice(endpoint_id: str, url: str, failures: int) -> tuple[str, str]:
 async def notify_paused(db: Database, mailer: Mailer | None, *, endpoint_id: str, account: str, url: str,
                         email: str | None, failures: int, now: dt.datetime) -> None:
     subject, body = paused_notice(endpoint_id, url, failures)
-    notice_id = await db.fetchval(Q.hooks_notice_insert, endpoint_id=endpoint_id, account=account, email=email,
+    notice_id = await db.fetchval(Q.hooks.notice_insert, endpoint_id=endpoint_id, account=account, email=email,
                                   subject=subject, body=body, now=now)
     if mailer is None or email is None:
         why = "no SMTP server (SVC_SMTP_URL)" if mailer is None else "no owner e-mail address"
         log.warning("webhook endpoint %s of %s paused; not e-mailed (%s), notice %s kept",
                     endpoint_id, account, why, notice_id)
-        await db.execute(Q.hooks_notice_sent, id=notice_id, sent_at=None, error=why)
+        await db.execute(Q.hooks.notice_sent, id=notice_id, sent_at=None, error=why)
         return
     try:
         await mailer.send(email, subject, body)
     except (OSError, smtplib.SMTPException) as exc:
         log.warning("webhook endpoint %s paused; e-mail to %s failed: %s (notice %s kept)", endpoint_id, email,
                     exc, notice_id)
-        await db.execute(Q.hooks_notice_sent, id=notice_id, sent_at=None, error=f"e-mail failed: {exc}")
+        await db.execute(Q.hooks.notice_sent, id=notice_id, sent_at=None, error=f"e-mail failed: {exc}")
         return
-    await db.execute(Q.hooks_notice_sent, id=notice_id, sent_at=now, error=None)
+    await db.execute(Q.hooks.notice_sent, id=notice_id, sent_at=now, error=None)

@@ -115,7 +115,7 @@ class Scheduler:
         free = int(self.limiter.available_tokens)
         if free > 0:
             claim = self._claim_token()
-            rows = await self.db.fetch(Q.hooks_claim, now=now + CLAIM_SLACK, limit=free, claim=claim,
+            rows = await self.db.fetch(Q.hooks.claim, now=now + CLAIM_SLACK, limit=free, claim=claim,
                                        lease_until=now + dt.timedelta(seconds=self.lease_s))
             for row in rows:
                 item = Claimed(claim=claim, **dict(row))
@@ -124,7 +124,7 @@ class Scheduler:
                 nursery.start_soon(self._deliver, item)
             if len(rows) == free:
                 return self.poll_s  # a finishing send wakes the loop for the rest
-        due = await self.db.fetchval(Q.hooks_next_due)
+        due = await self.db.fetchval(Q.hooks.next_due)
         if due is None:
             return self.poll_s
         return min(self.poll_s, max(0.0, (due - self.clock.now()).total_seconds()))
@@ -198,12 +198,12 @@ class Scheduler:
 async def _record(conn, item: Claimed, try_no: int, result: SendResult, state: str,
                   now: dt.datetime, next_at: dt.datetime | None):
     """The try, the delivery's next state (if the claim still holds) and the endpoint's count."""
-    await sqlrun.fetchval(conn, Q.hooks_delivery_settle, id=item.id, claim=item.claim,
+    await sqlrun.fetchval(conn, Q.hooks.delivery_settle, id=item.id, claim=item.claim,
                           state="pending" if state == "retry" else state, try_no=try_no,
                           next_try_at=next_at, now=now)
-    await sqlrun.execute(conn, Q.hooks_attempt_insert, delivery_id=item.id, try_no=try_no, at=now,
+    await sqlrun.execute(conn, Q.hooks.attempt_insert, delivery_id=item.id, try_no=try_no, at=now,
                          status_code=result.status, error=result.error, latency_ms=result.latency_ms, outcome=state)
-    return await sqlrun.fetchrow(conn, Q.hooks_endpoint_after_try, id=item.endpoint_id, ok=state == "succeeded",
+    return await sqlrun.fetchrow(conn, Q.hooks.endpoint_after_try, id=item.endpoint_id, ok=state == "succeeded",
                                  pause_after=schedule.PAUSE_AFTER_FAILURES, now=now, status_code=result.status)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import asyncpg
 
 from svc.web.convert import converter
+from svc.changelog.changes import EVENT_TYPES
 from svc.core.db import Database
 from svc.web.records import event_from_row
 from svc.core.sqlfiles import Q
@@ -19,7 +20,6 @@ from svc_hooks.addresses import AddressRefused, Policy
 from svc_hooks.http import Resolver, resolve
 from svc_hooks.signing import new_secret
 
-EVENT_TYPES = ("match.started", "match.finished", "result.corrected")  # interface: Event types
 MAX_ENDPOINTS = 10  # interface: "Up to 10 endpoints per account"
 WEBHOOK_PLAN = "live"  # interface: "Webhooks (Live plan)"
 ENDPOINT_PREFIX = "whe_"
@@ -65,16 +65,16 @@ async def add_endpoint(db: Database, *, account: str, url: str, events: list[str
     endpoint_id, secret = ENDPOINT_PREFIX + secrets.token_hex(8), new_secret()
 
     async def work(conn: asyncpg.Connection) -> None:
-        plan = await sqlrun.fetchval(conn, Q.hooks_account_lock, account=account)
+        plan = await sqlrun.fetchval(conn, Q.hooks.account_lock, account=account)
         if plan is None:
             raise HookError(f"no account named {account!r}")
         if plan != WEBHOOK_PLAN:
             raise HookError(f"webhooks are part of the Live plan; account {account!r} is on {plan}")
-        count = await sqlrun.fetchval(conn, Q.hooks_endpoint_count, account=account)
+        count = await sqlrun.fetchval(conn, Q.hooks.endpoint_count, account=account)
         if count >= MAX_ENDPOINTS:
             raise HookError(f"account {account!r} already has {count} endpoints, the most allowed is "
                             f"{MAX_ENDPOINTS}; remove one first (hooks remove ID)")
-        await sqlrun.fetchval(conn, Q.hooks_endpoint_insert, id=endpoint_id, account=account, url=url,
+        await sqlrun.fetchval(conn, Q.hooks.endpoint_insert, id=endpoint_id, account=account, url=url,
                               events=events, secret=secret, notify_email=email, now=now)
 
     await db.transaction(work)
@@ -82,24 +82,24 @@ async def add_endpoint(db: Database, *, account: str, url: str, events: list[str
 
 
 async def list_endpoints(db: Database, account: str) -> list[dict[str, Any]]:
-    return [dict(r) for r in await db.fetch(Q.hooks_endpoint_list, account=account)]
+    return [dict(r) for r in await db.fetch(Q.hooks.endpoint_list, account=account)]
 
 
 async def resume(db: Database, endpoint_id: str) -> int:
     """Pending deliveries that continue now."""
-    row = await db.fetchrow(Q.hooks_endpoint_resume, id=check_endpoint_id(endpoint_id))
+    row = await db.fetchrow(Q.hooks.endpoint_resume, id=check_endpoint_id(endpoint_id))
     if row is None:
         raise HookError(f"no endpoint {endpoint_id}")
     return row["pending"]
 
 
 async def remove(db: Database, endpoint_id: str) -> None:
-    if await db.fetchval(Q.hooks_endpoint_delete, id=check_endpoint_id(endpoint_id)) is None:
+    if await db.fetchval(Q.hooks.endpoint_delete, id=check_endpoint_id(endpoint_id)) is None:
         raise HookError(f"no endpoint {endpoint_id}")
 
 
 async def get_endpoint(db: Database, endpoint_id: str) -> asyncpg.Record:
-    row = await db.fetchrow(Q.hooks_endpoint_get, id=check_endpoint_id(endpoint_id))
+    row = await db.fetchrow(Q.hooks.endpoint_get, id=check_endpoint_id(endpoint_id))
     if row is None:
         raise HookError(f"no endpoint {endpoint_id}")
     return row
@@ -107,7 +107,7 @@ async def get_endpoint(db: Database, endpoint_id: str) -> asyncpg.Record:
 
 async def recent_match(db: Database) -> dict[str, Any]:
     """The most recently finished match, shaped as GET /v1/events/{id} shows it to a Live key."""
-    row = await db.fetchrow(Q.hooks_recent_match)
+    row = await db.fetchrow(Q.hooks.recent_match)
     if row is None:
         raise HookError("no finished match is held yet; load a world first")
     return converter.unstructure(event_from_row(row, with_odds=True))

@@ -38,7 +38,7 @@ class LiveParams:
                       "and score in play, who serves next where known, and in-play prices. Status is live "
                       "(the results feed's vocabulary).")
 async def live(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.live_in_play, discipline=call.p.discipline)
+    rows = await call.db.fetch(Q.live.in_play, discipline=call.p.discipline)
     return Answer([live_from_row(r) for r in rows], {"count": len(rows), "as_of": call.clock.now().isoformat()})
 
 

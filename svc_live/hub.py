@@ -14,7 +14,7 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import logging
-from typing import Callable
+from typing import Awaitable, Callable, TypeVar
 
 import asyncpg
 import attrs
@@ -22,15 +22,17 @@ import trio
 
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
-from svc.core.sqlfiles import Q, Statement
+from svc.core.sqlfiles import Q
 
 from svc_live import sse
+from svc.changelog import changes
 from svc.changelog.changes import CHANNEL
 from svc.changelog.listen import listening
 from svc.web.live_records import live_json
 from svc_live.slots import RENEW_S, Slots
 
 log = logging.getLogger("svc_live.hub")
+T = TypeVar("T")
 
 SUBSCRIBER_BUFFER = 256  # changes a reader may lag behind before it is dropped (~a busy minute)
 POLL_S = 2.0             # read the log even without a NOTIFY this often (a lost one costs at most this)
@@ -96,13 +98,14 @@ class Hub:
         self._snapshot: Snapshot | None = None
         self._snapshot_lock = trio.Lock()  # a crowd of new streams waits for one snapshot query
 
-    async def _fetch(self, stmt: Statement, **params: object) -> list[asyncpg.Record]:
-        """On the hub's own connection when it is up (never queued behind requests), else the pool."""
+    async def _on_own(self, read: Callable[[asyncpg.Connection | None], Awaitable[T]]) -> T:
+        """`read(conn)` on the hub's own connection when it is up (never queued behind
+        requests), else `read(None)`: through the pool."""
         conn = self._own
         if conn is None or conn.is_closed():
-            return await self.db.fetch(stmt, **params)
+            return await read(None)
         async with self._own_lock:
-            return await self.db.fetch_on(conn, stmt, **params)
+            return await read(conn)
 
     # -- subscribers -------------------------------------------------------------
     def subscribe(self, discipline: str | None, on_drop: Callable[[], None]) -> tuple[Subscriber, int]:
@@ -151,7 +154,7 @@ class Hub:
             async with self._snapshot_lock:
                 if not self._fresh(self._snapshot):
                     seq, taken = self.last_seq, trio.current_time()
-                    rows = await self.db.fetch(Q.live_in_play, discipline=None)
+                    rows = await self.db.fetch(Q.live.in_play, discipline=None)
                     self._snapshot = Snapshot(seq, taken, [(r["discipline"], sse.message("match", live_json(r), seq))
                                                            for r in rows])
         snap = self._snapshot
@@ -170,7 +173,7 @@ class Hub:
 
     async def _pump(self) -> None:
         while True:
-            rows = await self._fetch(Q.live_changes_after, after=self.last_seq, limit=BATCH)
+            rows = await self._on_own(lambda conn: changes.changes_after(self.db, self.last_seq, BATCH, conn))
             for row in rows:
                 self.fan_out(Change.from_row(row))
             if len(rows) < BATCH:
@@ -185,8 +188,9 @@ class Hub:
             if not holders:
                 continue
             try:
-                kept = {r["holder"] for r in await self._fetch(Q.live_slot_renew_many, holders=holders,
-                                                               expires_at=self.slots.expiry())}
+                expires_at = self.slots.expiry()
+                kept = {r["holder"] for r in await self._on_own(
+                    lambda conn: self.slots.renew_many(holders, expires_at, conn))}
             except DatabaseUnavailable as exc:
                 log.warning("could not renew stream leases (%s); retrying", exc)
                 continue
@@ -206,7 +210,7 @@ class Hub:
                     async with listening(self.db, CHANNEL, self._notified, self._connection_lost) as own:
                         self._own = own
                         if not started:
-                            self.last_seq = self._recent_from = await self.db.fetchval(Q.live_changes_last)
+                            self.last_seq = self._recent_from = await changes.newest_seq(self.db)
                             started = True
                             task_status.started(self)
                         while not self._lost:

@@ -55,7 +55,7 @@ class Slots:
         async def work(conn: asyncpg.Connection) -> int | None:
             waited = dt.timedelta(seconds=time.monotonic() - asked)
             for slot in range(1, MAX_STREAMS + 1):
-                if await sqlrun.fetchval(conn, Q.live_slot_take, key_id=key_id, slot=slot, holder=holder,
+                if await sqlrun.fetchval(conn, Q.live.slot_take, key_id=key_id, slot=slot, holder=holder,
                                          expires_at=expires + waited, now=now + waited) is not None:
                     return slot
             return None
@@ -63,11 +63,19 @@ class Slots:
         return await self.db.run(work)
 
     async def release(self, key_id: int, slot: int, holder: str) -> None:
-        await self.db.fetchval(Q.live_slot_release, key_id=key_id, slot=slot, holder=holder)
+        await self.db.fetchval(Q.live.slot_release, key_id=key_id, slot=slot, holder=holder)
 
     async def retry_after(self, key_id: int) -> int:
         """Seconds until the first held lease runs out (a slot frees at the latest then)."""
-        soonest = await self.db.fetchval(Q.live_slot_next_free, key_id=key_id, now=self.clock.now())
+        soonest = await self.db.fetchval(Q.live.slot_next_free, key_id=key_id, now=self.clock.now())
         if soonest is None:
             return 1
         return max(1, int((soonest - self.clock.now()).total_seconds() + 0.999))
+
+    async def renew_many(self, holders: list[str], expires_at: dt.datetime,
+                         conn: asyncpg.Connection | None = None) -> list[asyncpg.Record]:
+        """Renew the leases of `holders` in one statement; the rows of those still held (holder).
+        On `conn` (the hub's own connection) when given, else through the pool."""
+        if conn is not None:
+            return await self.db.fetch_on(conn, Q.live.slot_renew_many, holders=holders, expires_at=expires_at)
+        return await self.db.fetch(Q.live.slot_renew_many, holders=holders, expires_at=expires_at)

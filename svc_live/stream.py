@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Any, AsyncIterator
+from typing import AsyncIterator
 
 import orjson
 import trio
 from quart import Response
 
 from svc.core.errors import ApiError
-from svc.core.sqlfiles import Q
 
+from svc.changelog import changes
 from svc_live import sse
 from svc_live.hub import Hub, Subscriber
 from svc_live.slots import LEASE_S, Slots, new_holder
@@ -48,11 +48,10 @@ async def _missed(hub: Hub, discipline: str | None, after: int | None, upto: int
     if after == upto:
         return []
     since = hub.clock.now() - dt.timedelta(seconds=REPLAY_S)
-    oldest = await hub.db.fetchval(Q.live_changes_oldest_after, after=after)
+    oldest = await changes.oldest_after(hub.db, after)
     if oldest is None or oldest < since:
         return None
-    rows = await hub.db.fetch(Q.live_changes_replay, after=after, upto=upto, discipline=discipline,
-                              limit=REPLAY_MAX + 1)
+    rows = await changes.replay(hub.db, after=after, upto=upto, discipline=discipline, limit=REPLAY_MAX + 1)
     if len(rows) > REPLAY_MAX:
         return None
     return [sse.message("match", r["data"], r["seq"]) for r in rows]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 
 from conftest import make_key, run, sql
 from svc.access import keys as svc_keys

@@ -12,7 +12,7 @@ from svc.__main__ import _moment
 from svc.core.clock import Clock
 from svc.world.bundle import read_manifest
 from svc.world.generate import generate_bundle
-from svc.assembly import feed_component, hub_component
+from svc.assembly import feed_component
 from svc.world.feed.feed import world_now
 from svc.testing.live import running_app
 

@@ -8,7 +8,6 @@ import asyncio
 import datetime as dt
 import threading
 
-import pytest
 import trio
 
 from svc.core.clock import Clock

@@ -6,7 +6,6 @@ Changes are written the way the feed writes them (svc_live.changes.publish)."""
 
 from __future__ import annotations
 
-import datetime as dt
 
 import httpx
 import pytest
@@ -15,8 +14,8 @@ from httpx_sse import aconnect_sse
 
 from svc.core.clock import Clock
 from svc.assembly import hub_component
-from svc_live import hub as hub_mod, slots as slots_mod, stream as stream_mod
-from svc.changelog.changes import publish
+from svc_live import stream as stream_mod
+from svc.world.feed.publish import publish
 from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql

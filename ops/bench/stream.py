@@ -92,7 +92,7 @@ async def migrate(url: str) -> None:
 async def publish_one(url: str) -> tuple[int, float]:
     """Writes one change of a match in play as the feed would; (seq, commit time)."""
     from svc.core.db import connect_asyncio
-    from svc.changelog.changes import publish
+    from svc.world.feed.publish import publish
 
     conn = await connect_asyncio(url)
     try:

@@ -110,7 +110,7 @@ async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: b
 
 
 async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, count: bool):
-    return await db.fetchrow(Q.authorize_and_count, key_hash=digest, minute=w.minute, day=w.day, month=w.month,
+    return await db.fetchrow(Q.access.authorize_and_count, key_hash=digest, minute=w.minute, day=w.day, month=w.month,
                              need_rank=PLANS[need].rank, count=count)
 
 

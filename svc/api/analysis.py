@@ -75,8 +75,8 @@ class RangeParams:
 async def seeds(call: Call) -> Answer:
     p = call.p
     check_range(p)
-    seed_rows = await call.db.fetch(Q.archb_seed_stats, discipline=p.discipline, **_years(p))
-    round_rows = await call.db.fetch(Q.archb_seed_rounds, discipline=p.discipline, **_years(p))
+    seed_rows = await call.db.fetch(Q.analysis.seed_stats, discipline=p.discipline, **_years(p))
+    round_rows = await call.db.fetch(Q.analysis.seed_rounds, discipline=p.discipline, **_years(p))
     data = SeedAnalysis(
         seeds=[SeedRow(seed=r["seed"], entries=r["entries"], reached_semi_final=r["reached_sf"],
                        reached_final=r["reached_f"], won=r["won"], semi_final_rate=rate(r["reached_sf"], r["entries"]),
@@ -119,7 +119,7 @@ class DecidersParams(RangeParams):
 async def deciders(call: Call) -> Answer:
     p = call.p
     check_range(p)
-    rows = await call.db.fetch(Q.archb_deciders, by=p.by, discipline=p.discipline, **_years(p))
+    rows = await call.db.fetch(Q.analysis.deciders, by=p.by, discipline=p.discipline, **_years(p))
     data = [DeciderRow(
         period=str(r["period"]) if p.by == "year" else f"{r['period']}s",
         first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"],
@@ -182,20 +182,20 @@ async def records(call: Call) -> Answer:
     if p.type in ("most_titles", "most_finals"):
         what = "titles" if p.type == "most_titles" else "finals"
         if p.from_ is None and p.to is None:
-            rows = await call.db.fetch(Q.archb_record_finals_all, what=what, scope=p.discipline or "ALL", limit=p.limit)
+            rows = await call.db.fetch(Q.analysis.record_finals_all, what=what, scope=p.discipline or "ALL", limit=p.limit)
         else:
-            rows = await call.db.fetch(Q.archb_record_finals_range, what=what, discipline=p.discipline,
+            rows = await call.db.fetch(Q.analysis.record_finals_range, what=what, discipline=p.discipline,
                                        limit=p.limit, **years)
         data = [_player_row(dict(r)) for r in rows]
     elif p.type == "longest_win_streak":
         scope = p.discipline or "ALL"
         if p.from_ is None and p.to is None:
-            rows = await call.db.fetch(Q.archb_record_streaks_all, scope=scope, limit=p.limit)
+            rows = await call.db.fetch(Q.analysis.record_streaks_all, scope=scope, limit=p.limit)
         else:
-            rows = await call.db.fetch(Q.archb_record_streaks_range, scope=scope, limit=p.limit, **years)
+            rows = await call.db.fetch(Q.analysis.record_streaks_range, scope=scope, limit=p.limit, **years)
         data = [_player_row(dict(r)) for r in rows]
     else:
-        stmt = Q.archb_record_margins if p.type == "widest_margin" else Q.archb_record_points
+        stmt = Q.analysis.record_margins if p.type == "widest_margin" else Q.analysis.record_points
         rows = await call.db.fetch(stmt, discipline=p.discipline, limit=p.limit, **years)
         data = [RecordRow(place=r["place"], value=r["value"], player=None,
                           match=draw_match_from_row(r, with_odds=call.sees_odds),

@@ -47,7 +47,7 @@ class DrawParams:
                       "list. Prices only for Odds keys and above. Unknown id: 404.")
 async def draw(call: Call) -> Answer:
     p = call.p
-    facts = await call.db.fetchrow(Q.archive_draw_facts, id=p.id, discipline=p.discipline)
+    facts = await call.db.fetchrow(Q.tournaments.draw_facts, id=p.id, discipline=p.discipline)
     if facts is None:
         raise not_found(f"no edition with id {p.id}")
     classes = list(facts["classes"])
@@ -59,7 +59,7 @@ async def draw(call: Call) -> Answer:
         if not set(wanted) & set(classes):
             raise invalid(f"parameter `sport_class`: {p.sport_class} has no {p.discipline} draw here; "
                           f"classes: {', '.join(classes) or 'none'}")
-    rows = await call.db.fetch(Q.archive_draw, id=p.id, discipline=p.discipline, classes=wanted)
+    rows = await call.db.fetch(Q.tournaments.draw, id=p.id, discipline=p.discipline, classes=wanted)
     data = [draw_match_from_row(r, with_odds=call.sees_odds) for r in rows]
     return Answer(data, {"tournament": p.id, "discipline": p.discipline, "sport_classes": classes,
                          "count": len(data)})
@@ -97,7 +97,7 @@ class TiesParams:
                       "Unknown id: 404.")
 async def ties(call: Call) -> Answer:
     p = call.p
-    rows = await call.db.fetch(Q.archive_ties, id=p.id, stage=p.stage)
+    rows = await call.db.fetch(Q.tournaments.ties, id=p.id, stage=p.stage)
     if not rows:
         raise not_found(f"no edition with id {p.id}")
     stages = list(rows[0]["stages"])
@@ -106,7 +106,7 @@ async def ties(call: Call) -> Answer:
     tie_rows = [r for r in rows if r["id"] is not None]
     by_tie: dict[str, list[DrawMatch]] = {r["id"]: [] for r in tie_rows}
     if tie_rows:
-        for m in await call.db.fetch(Q.archive_tie_matches, ties=list(by_tie)):
+        for m in await call.db.fetch(Q.tournaments.tie_matches, ties=list(by_tie)):
             by_tie[m["tie_id"]].append(draw_match_from_row(m, with_odds=call.sees_odds))
     data = [_tie(r, by_tie[r["id"]]) for r in tie_rows]
     return Answer(data, {"tournament": p.id, "team_event": rows[0]["team_event"], "stages": stages,

@@ -30,7 +30,7 @@ def _page(call: Call, rows) -> Page:
                       "its opening and closing prices (for every plan).")
 async def results_yesterday(call: Call) -> Answer:
     day = call.clock.today() - dt.timedelta(days=1)
-    rows = await call.db.fetch(Q.events_finished_on, day=day, discipline=None, offset=0, limit=100_000)
+    rows = await call.db.fetch(Q.events.finished_on, day=day, discipline=None, offset=0, limit=100_000)
     return Answer(_events(call, rows, odds_for_all=True), {"date": day.isoformat(), "count": len(rows)})
 
 
@@ -54,7 +54,7 @@ async def results_plan(p: ResultsParams, db: Database, clock: Clock) -> str:
                       "and today; another day answers 403 upgrade_required with plan archive. A day after today "
                       "answers 422.")
 async def results(call: Call) -> Page:
-    rows = await call.db.fetch(Q.events_finished_on, day=call.p.date, discipline=call.p.discipline,
+    rows = await call.db.fetch(Q.events.finished_on, day=call.p.date, discipline=call.p.discipline,
                                offset=call.offset, limit=call.limit)
     return _page(call, rows)
 
@@ -69,7 +69,7 @@ class FixturesParams(Paging):
           description="Events under way (status live) and scheduled next (status scheduled), by start time, "
                       "soonest first; events under way therefore come first.")
 async def fixtures(call: Call) -> Page:
-    rows = await call.db.fetch(Q.events_open, discipline=call.p.discipline, offset=call.offset, limit=call.limit)
+    rows = await call.db.fetch(Q.events.open, discipline=call.p.discipline, offset=call.offset, limit=call.limit)
     return _page(call, rows)
 
 
@@ -81,7 +81,7 @@ class EventParams:
 @endpoint("/v1/events/{id}", plan="free", summary="One event", params=EventParams, returns=Event,
           cache_seconds=2)  # an event in play changes with every rally
 async def event(call: Call) -> Answer:
-    row = await call.db.fetchrow(Q.event_by_id, id=call.p.id)
+    row = await call.db.fetchrow(Q.events.by_id, id=call.p.id)
     if row is None:
         raise not_found(f"no event with id {call.p.id}")
     return Answer(_events(call, [row])[0])

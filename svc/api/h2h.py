@@ -51,11 +51,11 @@ async def h2h_plan(p: H2HParams, db: Any, clock: Any) -> str:
                       "read from it first). h2h(a, b) mirrors h2h(b, a).")
 async def h2h(call: Call) -> Answer:
     p = call.p
-    found = {r["id"]: r for r in await call.db.fetch(Q.sub_players_two, player1=p.player1, player2=p.player2)}
+    found = {r["id"]: r for r in await call.db.fetch(Q.players.two, player1=p.player1, player2=p.player2)}
     for name, pid in (("player1", p.player1), ("player2", p.player2)):
         if pid not in found:
             raise not_found(f"no player with id {pid} (parameter `{name}`)")
-    rows = await call.db.fetch(Q.h2h_matches, player1=p.player1, player2=p.player2)
+    rows = await call.db.fetch(Q.h2h.matches, player1=p.player1, player2=p.player2)
     wins1 = sum(1 for r in rows if r["winner"] == r["side_of_player1"])
 
     def side(pid: str, wins: int) -> H2HPlayer:

@@ -48,19 +48,19 @@ async def matches(call: Call) -> Page:
     # index, where an OR-ed subquery would be checked against every match (~40 ms at demo scale).
     tids = None
     if p.series is not None or p.year is not None:
-        tids = list(await call.db.fetchval(Q.archive_match_editions, tournament=p.tournament, series=p.series,
+        tids = list(await call.db.fetchval(Q.matches.editions, tournament=p.tournament, series=p.series,
                                            year=p.year))
     elif p.tournament is not None:
         tids = [p.tournament]
     fast_total = p.player is None and not scoped
     sort_page = tids is not None and len(tids) <= SORT_EDITIONS
-    rows = await call.db.fetch(Q.archive_matches, player=p.player, tids=tids, discipline=p.discipline, round=p.round,
+    rows = await call.db.fetch(Q.matches.list, player=p.player, tids=tids, discipline=p.discipline, round=p.round,
                                with_odds=p.with_odds, fast_total=fast_total, sort_page=sort_page,
                                offset=call.offset, limit=call.limit)
     if not rows:
-        if p.player and not await call.db.fetchval(Q.archive_player_exists, id=p.player):
+        if p.player and not await call.db.fetchval(Q.players.exists, id=p.player):
             raise invalid(f"parameter `player`: no player with id {p.player}")
-        if p.tournament and not await call.db.fetchval(Q.archive_tournament_exists, id=p.tournament):
+        if p.tournament and not await call.db.fetchval(Q.tournaments.exists, id=p.tournament):
             raise invalid(f"parameter `tournament`: no edition with id {p.tournament}")
         await check_series(call, p.series)
     return call.page(rows, lambda r: draw_match_from_row(r, with_odds=call.sees_odds))
@@ -76,7 +76,7 @@ class MatchParams:
           description="One draw match; `event` is the same match in the results feed. `odds` is filled for Odds "
                       "keys and above. Unknown id: 404.")
 async def match(call: Call) -> Answer:
-    row = await call.db.fetchrow(Q.archive_match, id=call.p.id)
+    row = await call.db.fetchrow(Q.matches.one, id=call.p.id)
     if row is None:
         raise not_found(f"no match with id {call.p.id}")
     return Answer(draw_match_from_row(row, with_odds=call.sees_odds))

@@ -30,7 +30,7 @@ def country_param(doc_text: str = "IOC code (three letters); capitals do not mat
 
 async def check_country(call: Call, code: str | None) -> None:
     """A filter naming a country we do not hold answers 422 (asked only when a list is empty)."""
-    if code and not await call.db.fetchval(Q.archive_country_exists, code=code):
+    if code and not await call.db.fetchval(Q.places.country_exists, code=code):
         raise invalid(f"parameter `country`: no country with code {code!r}; see /v1/countries")
 
 
@@ -99,7 +99,7 @@ def _title(t: dict[str, Any]) -> CountryTitle:
                       "wins), its ten latest titles with the winning players, and every edition it staged (started "
                       "editions only), newest first. Figures are as of the last import. Unknown code: 404.")
 async def country_profile(call: Call) -> Answer:
-    r = await call.db.fetchrow(Q.archive_country_profile, code=call.p.code)
+    r = await call.db.fetchrow(Q.places.country_profile, code=call.p.code)
     if r is None:
         raise not_found(f"no country with code {call.p.code}")
     profile = CountryProfile(
@@ -167,7 +167,7 @@ def _venue_item(r: Any) -> VenueItem:
                       "ignoring accents and capitals. A `country` we do not hold answers 422.")
 async def venues(call: Call) -> Page:
     p = call.p
-    rows = await call.db.fetch(Q.archive_venues, country=p.country, city=p.city, q=p.q, offset=call.offset,
+    rows = await call.db.fetch(Q.places.venues, country=p.country, city=p.city, q=p.q, offset=call.offset,
                                limit=call.limit)
     if not rows:
         await check_country(call, p.country)
@@ -184,7 +184,7 @@ class VenueParams:
           description="A hall with its city, elevation (metres above sea level: its own, else its city's) and "
                       "every edition it staged, newest first (started editions only). Unknown id: 404.")
 async def venue(call: Call) -> Answer:
-    r = await call.db.fetchrow(Q.archive_venue, id=call.p.id)
+    r = await call.db.fetchrow(Q.places.venue, id=call.p.id)
     if r is None:
         raise not_found(f"no venue with id {call.p.id}")
     staged = [StagedEdition(id=s["id"], name=s["name"], series=s["series"], year=s["year"],
@@ -227,7 +227,7 @@ class LocationsParams(Paging):
                       "sea level in metres. A `country` we do not hold answers 422.")
 async def locations(call: Call) -> Page:
     p = call.p
-    rows = await call.db.fetch(Q.archive_locations, country=p.country, q=p.q, offset=call.offset, limit=call.limit)
+    rows = await call.db.fetch(Q.places.locations, country=p.country, q=p.q, offset=call.offset, limit=call.limit)
     if not rows:
         await check_country(call, p.country)
 

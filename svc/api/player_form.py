@@ -59,7 +59,7 @@ def form_meta(rows: list[FormRow], run_length: int) -> dict[str, Any]:
                       "from the player's side. `meta.record` counts wins and losses over the results shown; "
                       "`meta.current_run` is the newest streak (result W or L and its length over all results).")
 async def player_form(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.sub_form, id=call.p.id, discipline=call.p.discipline, last=call.p.last)
+    rows = await call.db.fetch(Q.player_history.form, id=call.p.id, discipline=call.p.discipline, last=call.p.last)
     if not rows:
         await require_player(call.db, call.p.id)
     data = [_row(r) for r in rows]

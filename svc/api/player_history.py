@@ -37,7 +37,7 @@ class PlayerMatchesParams(Paging):
                       "edition's year) and `discipline`.")
 async def player_matches(call: Call) -> Page:
     p = call.p
-    rows = await call.db.fetch(Q.sub_matches, id=p.id, year=p.year, discipline=p.discipline,
+    rows = await call.db.fetch(Q.player_history.matches, id=p.id, year=p.year, discipline=p.discipline,
                                offset=call.offset, limit=call.limit)
     if not rows:
         await require_player(call.db, p.id)  # an empty list for a known player, 404 otherwise
@@ -68,7 +68,7 @@ class DisciplineParams(PlayerPath):
           description="One row per partner and discipline (a row with partner null per singles discipline), "
                       "most matches together first. Matches are finished draw matches, walkovers included.")
 async def player_partners(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.sub_partners, id=call.p.id, discipline=call.p.discipline)
+    rows = await call.db.fetch(Q.player_history.partners, id=call.p.id, discipline=call.p.discipline)
     if not rows:
         await require_player(call.db, call.p.id)
     data = [PartnerRow(
@@ -121,7 +121,7 @@ def _opponent(r: Any) -> OpponentRow:
           description="Each player who stood on the other side (in doubles both opponents count), met most often "
                       "first, with wins, losses and the most recent meeting. Meetings agree with /v1/h2h.")
 async def player_opponents(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.sub_opponents, id=call.p.id, discipline=call.p.discipline, limit=call.p.limit)
+    rows = await call.db.fetch(Q.player_history.opponents, id=call.p.id, discipline=call.p.discipline, limit=call.p.limit)
     if not rows:
         await require_player(call.db, call.p.id)
     data = [_opponent(r) for r in rows]
@@ -167,7 +167,7 @@ def title_totals(rows: list[TitleRow], disciplines: tuple[str, ...]) -> dict[str
                       "team's), newest first: W for a title, L for runner-up. `meta` holds the totals: finals, "
                       "titles and by_discipline (finals, titles, runner_up for each discipline asked).")
 async def player_titles(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.sub_titles, id=call.p.id, discipline=call.p.discipline)
+    rows = await call.db.fetch(Q.player_history.titles, id=call.p.id, discipline=call.p.discipline)
     if not rows:
         await require_player(call.db, call.p.id)
     data = [_title(r) for r in rows]

@@ -24,7 +24,7 @@ class PlayerPath:
 
 async def require_player(db: Database, player_id: str) -> Any:
     """The player's row (id, name, country), or 404."""
-    row = await db.fetchrow(Q.sub_player, id=player_id)
+    row = await db.fetchrow(Q.players.one, id=player_id)
     if row is None:
         raise not_found(f"no player with id {player_id}")
     return row

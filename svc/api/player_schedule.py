@@ -92,7 +92,7 @@ def schedule_meta(rows: list[Any], day: dt.date) -> dict[str, Any]:
                       "and last_30_days, last_60_days, last_90_days (events and matches).")
 async def player_schedule(call: Call) -> Answer:
     day = call.p.date or call.clock.today()
-    rows = await call.db.fetch(Q.sub_schedule, id=call.p.id, discipline=call.p.discipline, day=day)
+    rows = await call.db.fetch(Q.player_history.schedule, id=call.p.id, discipline=call.p.discipline, day=day)
     if not rows:
         await require_player(call.db, call.p.id)
     data = schedule_rows(rows)[::-1][:call.p.last]

@@ -110,6 +110,6 @@ async def stats_plan(p: StatsParams, db: Any, clock: Any) -> str:
 async def player_stats(call: Call) -> Answer:
     p = call.p
     player = await require_player(call.db, p.id)
-    rows = await call.db.fetch(Q.sub_stats, id=p.id, discipline=p.discipline, from_year=p.from_, to_year=p.to)
+    rows = await call.db.fetch(Q.player_history.stats, id=p.id, discipline=p.discipline, from_year=p.from_, to_year=p.to)
     filters = {"discipline": p.discipline, "from": p.from_, "to": p.to}
     return Answer([stats_row(player_ref(player), filters, rows)])

@@ -166,7 +166,7 @@ class PlayersParams(Paging):
                       "known only from ranking lists have 0 matches and null years.")
 async def players(call: Call) -> Page:
     p = call.p
-    rows = await call.db.fetch(Q.archb_players, q=like_fragment(p.q) if p.q else None, country=p.country,
+    rows = await call.db.fetch(Q.players.list, q=like_fragment(p.q) if p.q else None, country=p.country,
                                gender=p.gender, offset=call.offset, limit=call.limit)
     return call.page(rows, _item)
 
@@ -178,7 +178,7 @@ async def players(call: Call) -> Page:
                       "world number one since 1 October 2009 (`number_one`; its weeks are the weekly lists that "
                       "put the player first), and born, hand, height_cm and coach.")
 async def player(call: Call) -> Answer:
-    r = await call.db.fetchrow(Q.archb_player_profile, id=call.p.id)
+    r = await call.db.fetchrow(Q.players.profile, id=call.p.id)
     if r is None:
         raise not_found(f"no player with id {call.p.id}")
     by = {d.pop("discipline"): DisciplineFigures(**d) for d in r["by_discipline"]}
@@ -200,7 +200,7 @@ class PlayerRankingsParams(PlayerPath):
                       "and the weekly top lists back to 2013 for weeks the player was in them. "
                       "meta.count is the number of rows.")
 async def player_rankings(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.archb_player_rankings, id=call.p.id, discipline=call.p.discipline,
+    rows = await call.db.fetch(Q.players.rankings, id=call.p.id, discipline=call.p.discipline,
                                since=SERVED_FROM)
     if not rows or not rows[0]["known"]:
         raise not_found(f"no player with id {call.p.id}")

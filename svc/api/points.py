@@ -54,7 +54,7 @@ class PointsParams:
 
 async def points_plan(p: PointsParams, db: Database, clock: Clock) -> str:
     """A match in play is Live-plan data; anything else is in the Archive."""
-    status = await db.fetchval(Q.archive_match_status, id=p.id)
+    status = await db.fetchval(Q.events.match_status, id=p.id)
     if status is None:
         raise not_found(f"no event or match with id {p.id}")
     return "live" if status == "live" else "archive"
@@ -97,7 +97,7 @@ def summarise(rallies: list[dict[str, Any]]) -> tuple[list[GamePoints], list[Sid
                       "empty list with `meta.note`. A match in play needs the Live plan (403 upgrade_required, plan "
                       "live). Accepts the event id (ev_) or its draw match id (mt_). Unknown id: 404.")
 async def points(call: Call) -> Answer:
-    r = await call.db.fetchrow(Q.archive_points, id=call.p.id)
+    r = await call.db.fetchrow(Q.events.points, id=call.p.id)
     if r is None:  # removed between the plan check and now
         raise not_found(f"no event or match with id {call.p.id}")
     meta: dict[str, Any] = {"event": r["event_id"], "match": r["match_id"], "status": r["status"]}

@@ -86,7 +86,7 @@ async def rankings(call: Call) -> Page:
     p = call.p
     today = call.clock.today()
     _check_day("date", p.date, SERVED_FROM, today)
-    rows = await call.db.fetch(Q.archb_ranking_list, discipline=p.discipline, day=p.date or today,
+    rows = await call.db.fetch(Q.rankings.list, discipline=p.discipline, day=p.date or today,
                                offset=call.offset, limit=call.limit)
     meta: dict[str, Any] = {"date": rows[0]["week"].isoformat(), "full": rows[0]["full_list"]} if rows else \
         {"date": None, "full": None, "note": "no list of this discipline was published by that day"}
@@ -111,8 +111,8 @@ class NumberOnesParams:
 async def number_ones(call: Call) -> Answer:
     p = call.p
     _check_day("date", p.date, NUMBER_ONES_FROM, call.clock.today())
-    rows = await call.db.fetch(Q.archb_number_ones, discipline=p.discipline, player=p.player, day=p.date)
-    if not rows and p.player and not await call.db.fetchval(Q.archive_player_exists, id=p.player):
+    rows = await call.db.fetch(Q.rankings.number_ones, discipline=p.discipline, player=p.player, day=p.date)
+    if not rows and p.player and not await call.db.fetchval(Q.players.exists, id=p.player):
         raise not_found(f"no player with id {p.player}")
     data = [Reign(discipline=r["discipline"], name=r["name"], players=entry_players(r), first=r["first_day"],
                   last=r["last_day"], weeks=r["weeks"], current=r["last_day"] is None) for r in rows]

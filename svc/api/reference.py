@@ -19,7 +19,7 @@ SLUG = r"^[a-z0-9-]{1,60}$"  # series slugs as /v1/series lists them
 
 async def check_series(call: Call, slug: str | None) -> None:
     """A `series` filter naming no series answers 422 (asked only when a list is empty)."""
-    if slug and not await call.db.fetchval(Q.series_exists, slug=slug):
+    if slug and not await call.db.fetchval(Q.reference.series_exists, slug=slug):
         raise invalid(f"parameter `series`: no series {slug!r}; see /v1/series")
 
 
@@ -37,7 +37,7 @@ class CountryItem:
 @endpoint("/v1/countries", plan="free", summary="Every country with players, active players, first year and titles",
           returns=CountryItem, many=True)
 async def countries(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.countries)
+    rows = await call.db.fetch(Q.reference.countries)
     return Answer([CountryItem(**dict(r)) for r in rows], {"count": len(rows)})
 
 
@@ -56,7 +56,7 @@ class SeriesItem:
 @endpoint("/v1/series", plan="free", summary="Every series with its first and last year and editions",
           returns=SeriesItem, many=True)
 async def series(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.series_list)
+    rows = await call.db.fetch(Q.reference.series_list)
     return Answer([SeriesItem(series=r["slug"], **{k: r[k] for k in ("name", "level", "para", "team", "first_year",
                                                                        "last_year", "editions")}) for r in rows],
                   {"count": len(rows)})
@@ -103,7 +103,7 @@ def calendar_status(start: dt.date | None, end: dt.date | None, today: dt.date) 
 async def calendar(call: Call) -> Answer:
     p, today = call.p, call.clock.today()
     year = p.year or today.year
-    rows = await call.db.fetch(Q.calendar, year=year, series=p.series, level=p.level)
+    rows = await call.db.fetch(Q.reference.calendar, year=year, series=p.series, level=p.level)
     if not rows:
         await check_series(call, p.series)
     entries = [

@@ -59,10 +59,10 @@ async def search(call: Call) -> Answer:
         return Answer([], {"parts": 0})
     kind = call.p.kind or ("player" if len(parts) > 1 else None)
     if parts == [""]:  # only a year: the editions of that year
-        rows = await call.db.fetch(Q.search_year, year=years[0], kind=kind, limit=call.p.limit)
+        rows = await call.db.fetch(Q.search.year, year=years[0], kind=kind, limit=call.p.limit)
     else:
         texts = [(t, y) for t, y in zip(parts, years) if t]
-        rows = await call.db.fetch(Q.search, parts=[t for t, _ in texts], years=[y for _, y in texts], kind=kind,
+        rows = await call.db.fetch(Q.search.names, parts=[t for t, _ in texts], years=[y for _, y in texts], kind=kind,
                                    limit=call.p.limit)
     hits, seen = [], set()
     for r in rows:

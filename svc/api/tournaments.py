@@ -79,7 +79,7 @@ def _item(r: Any) -> TournamentItem:
                       "unknown `series` answers 422.")
 async def tournaments(call: Call) -> Page:
     p = call.p
-    rows = await call.db.fetch(Q.archive_tournaments, today=call.clock.today(), series=p.series, year=p.year,
+    rows = await call.db.fetch(Q.tournaments.list, today=call.clock.today(), series=p.series, year=p.year,
                                level=p.level, offset=call.offset, limit=call.limit)
     if not rows:
         await check_series(call, p.series)
@@ -191,7 +191,7 @@ def rounds_by_event(rows: list[dict[str, Any]]) -> dict[str, list[RoundCount]]:
                       "match (3P) is played: then its winner is the only bronze and its loser is `fourth`. An event "
                       "appears on the podium once its final is decided. Unknown id: 404.")
 async def tournament(call: Call) -> Answer:
-    r = await call.db.fetchrow(Q.archive_tournament, id=call.p.id)
+    r = await call.db.fetchrow(Q.tournaments.one, id=call.p.id)
     if r is None:
         raise not_found(f"no edition with id {call.p.id}")
     round_rows = r["rounds"] or []
@@ -251,13 +251,13 @@ class ChampionsParams:
                       "`meta.most_titles_teams` counts nations. As of the last import. Unknown slug: 404.")
 async def champions(call: Call) -> Answer:
     p = call.p
-    s = await call.db.fetchrow(Q.archive_series_facts, slug=p.slug)
+    s = await call.db.fetchrow(Q.tournaments.series_facts, slug=p.slug)
     if s is None:
         raise not_found(f"no series {p.slug!r}; see /v1/series")
     if s["team"]:
         if p.discipline:
             raise invalid(f"parameter `discipline`: {s['name']} is a team event; its champions are nations")
-        rows = await call.db.fetch(Q.archive_team_champions, series=p.slug)
+        rows = await call.db.fetch(Q.tournaments.team_champions, series=p.slug)
         team_entries = [RollEntry(year=r["year"], tournament=EditionRef(id=r["tournament_id"], name=r["tournament_name"]),
                              champions={}, runners_up={}, winner_team=TeamRef(**r["winner_team"]),
                              runner_up_team=TeamRef(**r["runner_up_team"])) for r in rows]
@@ -269,8 +269,8 @@ async def champions(call: Call) -> Answer:
     # The roll arrives as JSON text in the shape of RollEntry (which the OpenAPI description shows)
     # and is written out as it is: a big series spans ~600 finals, and walking them as Python
     # objects cost more than the query.
-    roll = await call.db.fetchrow(Q.archive_champions, series=p.slug, discipline=p.discipline)
-    most_rows = await call.db.fetch(Q.archive_series_most, series=p.slug, discipline=p.discipline)
+    roll = await call.db.fetchrow(Q.tournaments.champions, series=p.slug, discipline=p.discipline)
+    most_rows = await call.db.fetch(Q.tournaments.series_most, series=p.slug, discipline=p.discipline)
     most = [{"player": {"id": m["id"], "name": m["name"], "country": m["country"]}, "titles": m["titles"],
              "first_year": m["first_year"], "last_year": m["last_year"]} for m in most_rows]
     return Answer(orjson.Fragment(roll["roll"]), {"series": p.slug, "discipline": p.discipline,

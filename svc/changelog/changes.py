@@ -1,8 +1,10 @@
-"""Writing a change of a match: the change log row (for the stream), the outbox row (for
-webhooks) and the NOTIFY, all inside the caller's transaction.
+"""The change log of matches: `live_changes` (what the live stream sends), the outbox
+`match_events` (what webhooks deliver), and the NOTIFY that announces a change.
 
-These run on the asyncpg side (inside `Database.transaction(work)`), so they take an
-asyncpg connection and are asyncio coroutines.
+Only this module writes or reads those tables. The writer (`record`) runs on the asyncpg
+side, inside the caller's transaction (`Database.transaction(work)`), so that a change,
+its outbox event and its NOTIFY commit together with the score they report. The readers
+are for the live hub (svc_live) and the webhook fan-out (svc_hooks).
 """
 
 from __future__ import annotations
@@ -13,17 +15,15 @@ from typing import Any
 
 import asyncpg
 
-from svc.web.convert import converter
-from svc.web.records import event_from_row
 from svc.core import sqlrun
+from svc.core.db import Database
 from svc.core.sqlfiles import Q
 
-from svc.web.live_records import live_payload
-
 CHANNEL = "live_changes"  # the NOTIFY channel every worker's hub listens on
-# Which outbox event a change of each kind is (sql/schema/005_match_events.sql); a score
-# change is only for the stream.
+# Which outbox event a change of each kind is; a score change is only for the stream.
 OUTBOX_TYPE = {"started": "match.started", "finished": "match.finished", "corrected": "result.corrected"}
+EVENT_TYPES = tuple(OUTBOX_TYPE.values())  # interface: the webhook event types
+KINDS = ("started", "score", "finished", "corrected")
 
 
 def outbox_id(kind: str, match_id: str, seq: int) -> str:
@@ -31,17 +31,56 @@ def outbox_id(kind: str, match_id: str, seq: int) -> str:
     return "evt_" + hashlib.sha256(f"{kind}|{match_id}|{seq}".encode()).hexdigest()[:20]
 
 
-async def publish(conn: asyncpg.Connection, match_id: str, kind: str, at: dt.datetime) -> int:
-    """Record the match's current state as a change of `kind`; returns the change's seq."""
-    rows = await sqlrun.fetch(conn, Q.live_match, match_id=match_id)
-    if not rows:
-        raise LookupError(f"no match {match_id}")
-    row = rows[0]
-    seq = (await sqlrun.fetch(conn, Q.live_change_insert, match_id=match_id, discipline=row["discipline"], kind=kind,
-                     created_at=at, payload=live_payload(row)))[0]["seq"]
+# -- writing (asyncpg side, in the caller's transaction) -------------------------------
+async def record(conn: asyncpg.Connection, *, match_id: str, discipline: str, kind: str, at: dt.datetime,
+                 change: dict[str, Any], event: dict[str, Any] | None) -> int:
+    """One change of a match: `change` (the match as the stream shows it) into the log, and
+    for a kind with an outbox type `event` (the match as webhooks send it) into the outbox;
+    then the NOTIFY. Returns the change's seq."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown change kind {kind!r}")
+    seq = await sqlrun.fetchval(conn, Q.changelog.change_insert, match_id=match_id, discipline=discipline,
+                                kind=kind, created_at=at, payload=change)
     if kind in OUTBOX_TYPE:
-        event = converter.unstructure(event_from_row(row, with_odds=True))
-        await sqlrun.fetch(conn, Q.live_outbox_insert, id=outbox_id(kind, match_id, seq), type=OUTBOX_TYPE[kind],
-                  match_id=match_id, created_at=at, payload=event)
-    await sqlrun.fetch(conn, Q.live_change_notify, seq=seq)
+        if event is None:
+            raise ValueError(f"a {kind} change needs its outbox event")
+        await sqlrun.fetch(conn, Q.changelog.event_insert, id=outbox_id(kind, match_id, seq),
+                           type=OUTBOX_TYPE[kind], match_id=match_id, created_at=at, payload=event)
+    await sqlrun.fetch(conn, Q.changelog.change_notify, seq=seq)
     return seq
+
+
+# -- reading: the live stream ----------------------------------------------------------
+async def newest_seq(db: Database) -> int:
+    """The newest change's seq, 0 when there is none."""
+    return await db.fetchval(Q.changelog.changes_newest)
+
+
+async def changes_after(db: Database, after: int, limit: int,
+                        conn: asyncpg.Connection | None = None) -> list[asyncpg.Record]:
+    """Changes after seq `after` in order, at most `limit` (seq, match_id, discipline, kind,
+    created_at, data: the payload as JSON text); on `conn` (a Database.dedicated one) when given."""
+    if conn is not None:
+        return await db.fetch_on(conn, Q.changelog.changes_after, after=after, limit=limit)
+    return await db.fetch(Q.changelog.changes_after, after=after, limit=limit)
+
+
+async def oldest_after(db: Database, after: int) -> dt.datetime | None:
+    """When the first change after `after` was made; None when there is none."""
+    return await db.fetchval(Q.changelog.changes_oldest_after, after=after)
+
+
+async def replay(db: Database, *, after: int, upto: int, discipline: str | None, limit: int) -> list[asyncpg.Record]:
+    """Changes after `after` up to `upto` of one discipline (or all), in order, at most `limit`."""
+    return await db.fetch(Q.changelog.changes_replay, after=after, upto=upto, discipline=discipline, limit=limit)
+
+
+# -- reading: the webhook fan-out (asyncpg side, in its transaction) --------------------
+async def event_seqs_after(conn: asyncpg.Connection, after: int, limit: int) -> list[int]:
+    """The seqs of up to `limit` outbox events after `after`, in order."""
+    return [r["seq"] for r in await sqlrun.fetch(conn, Q.changelog.events_after, after=after, limit=limit)]
+
+
+async def newest_event_seq(conn: asyncpg.Connection) -> int:
+    """The highest seq in the outbox, 0 when it is empty."""
+    return await sqlrun.fetchval(conn, Q.changelog.events_newest)

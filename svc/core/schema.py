@@ -29,6 +29,6 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
             await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", path.name)
             applied_now.append(path.name)
         for plan in PLANS.values():
-            await sqlrun.execute(conn, Q.plans_upsert, name=plan.name, rank=plan.rank, per_minute=plan.per_minute,
+            await sqlrun.execute(conn, Q.access.plan_upsert, name=plan.name, rank=plan.rank, per_minute=plan.per_minute,
                                  per_day=plan.per_day)
     return applied_now

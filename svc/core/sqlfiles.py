@@ -1,9 +1,11 @@
 """Named SQL statements kept in files under sql/queries/.
 
-A file holds one or more statements, each introduced by `-- name: some-name` and a
-one-line comment saying what it returns. Parameters are written `:name` and become
-asyncpg's `$1, $2 ...` at load time, so callers pass keyword arguments. All files
-load at start-up; a duplicate name is an error.
+One folder per resource (sql/queries/players/, .../live/ ...); a file holds one or more
+statements, each introduced by `-- name: some-name` and a one-line comment saying what it
+returns. The folder is the namespace: `Q.player_history.form` is `-- name: form` in a
+file of sql/queries/player_history/. Parameters are written `:name` and become asyncpg's `$1, $2 ...` at
+load time, so callers pass keyword arguments. All files load at start-up; a name used twice
+in one folder is an error.
 """
 
 from __future__ import annotations
@@ -50,33 +52,50 @@ def _compile(name: str, body: str, source: str) -> Statement:
 
 
 class Queries:
-    """Attribute access by name with dashes as underscores: Q.results_by_day."""
+    """One folder of sql/queries as a namespace: statements by name with dashes as
+    underscores, sub-folders as nested namespaces (Q.player_history.form is the statement `form`
+    in sql/queries/player_history/), as aiosql does. A name is unique within its folder."""
 
-    def __init__(self, statements: dict[str, Statement]) -> None:
-        self._by_name = statements
+    def __init__(self, path: str) -> None:
+        self._path = path  # "players", "" for the top
+        self._statements: dict[str, Statement] = {}
+        self._folders: dict[str, Queries] = {}
 
-    def __getattr__(self, attr: str) -> Statement:
-        try:
-            return self._by_name[attr.replace("_", "-")]
-        except KeyError:
-            raise AttributeError(f"no SQL statement named {attr.replace('_', '-')!r}") from None
+    def __getattr__(self, attr: str) -> "Statement | Queries":
+        if attr.startswith("_"):
+            raise AttributeError(attr)
+        name = attr.replace("_", "-")
+        if name in self._statements:
+            return self._statements[name]
+        if attr in self._folders:
+            return self._folders[attr]
+        where = f"sql/queries/{self._path}" if self._path else "sql/queries"
+        raise AttributeError(f"no SQL statement or folder named {name!r} in {where}")
 
-    def __contains__(self, name: str) -> bool:
-        return name in self._by_name
+    def _folder(self, name: str) -> "Queries":
+        if name not in self._folders:
+            self._folders[name] = Queries(f"{self._path}/{name}" if self._path else name)
+        return self._folders[name]
 
 
 def load(directory: Path = SQL_DIR / "queries") -> Queries:
-    statements: dict[str, Statement] = {}
+    """Every statement under `directory`; a name used twice in one folder is an error."""
+    top = Queries("")
     for path in sorted(directory.rglob("*.sql")):
+        rel = path.relative_to(directory)
+        space = top
+        for part in rel.parent.parts:
+            space = space._folder(part)
         text = path.read_text()
         marks = list(_NAME.finditer(text))
         for i, mark in enumerate(marks):
             end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
             name = mark.group(1)
-            if name in statements:
-                raise ValueError(f"duplicate SQL name {name!r} in {path} and {statements[name].source}")
-            statements[name] = _compile(name, text[mark.end():end], str(path.relative_to(directory)))
-    return Queries(statements)
+            if name in space._statements:
+                raise ValueError(f"duplicate SQL name {name!r} in {rel} and {space._statements[name].source}")
+            full = ".".join((*rel.parent.parts, name))
+            space._statements[name] = _compile(full, text[mark.end():end], str(rel))
+    return top
 
 
 Q = load()

@@ -24,7 +24,7 @@ from svc.core.db import Database, DatabaseUnavailable
 from svc.core.settings import Settings
 from svc.web import openapi
 from svc.web.docs import register_docs
-from svc.web.endpoint import Answer, Call, Endpoint, fingerprint, page_meta, page_window
+from svc.web.endpoint import Call, Endpoint, fingerprint, page_meta, page_window
 from svc.web.service import Service
 from svc.core.errors import ApiError
 from svc.web.params import parse

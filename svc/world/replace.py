@@ -39,4 +39,4 @@ async def generate_world(conn: asyncpg.Connection, *, scale: str, seed: int, as_
 
 
 async def world_is_empty(conn: asyncpg.Connection) -> bool:
-    return not await sqlrun.fetchval(conn, Q.world_has_matches)
+    return not await sqlrun.fetchval(conn, Q.world.has_matches)

@@ -1,8 +1,8 @@
--- name: event-by-id
+-- name: by-id
 -- One event (a match in the results feed) with its players and match-winner prices.
 SELECT e.* FROM event_rows e WHERE e.event_id = :id;
 
--- name: events-finished-on
+-- name: finished-on
 -- Events finished on :day (UTC), optionally of one discipline, in the order they ended;
 -- one page of them, each with the size of the whole list (the page is chosen on the bare
 -- matches first, so players and prices are looked up for that page only).
@@ -17,7 +17,7 @@ SELECT e.*, page.total
 FROM page JOIN event_rows e ON e.event_id = page.event_id
 ORDER BY page.end_at NULLS LAST, page.start_at NULLS LAST, page.event_id;
 
--- name: events-open
+-- name: open
 -- Events under way and scheduled next, soonest first; one page and the size of the list.
 WITH page AS (
     SELECT m.event_id, m.start_at, count(*) OVER () AS total

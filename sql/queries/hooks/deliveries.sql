@@ -1,16 +1,8 @@
--- name: hooks-fanout-lock
+-- name: fanout-lock
 -- The fan-out cursor, locked: one worker fans out at a time, the others skip this round.
 SELECT last_seq, gap_since FROM webhook_fanout WHERE id = 1 FOR UPDATE SKIP LOCKED;
 
--- name: hooks-fanout-seqs
--- The seq of up to :limit events after the cursor, in order.
-SELECT seq FROM match_events WHERE seq > :after ORDER BY seq LIMIT :limit;
-
--- name: hooks-fanout-newest
--- The highest seq in the outbox, 0 when it is empty.
-SELECT coalesce(max(seq), 0) FROM match_events;
-
--- name: hooks-fanout-insert
+-- name: fanout-insert
 -- One pending delivery, due at once, per event with seq in (:after, :upto] and per active
 -- endpoint subscribed to its type that existed before it; the number made (repeats skipped).
 WITH made AS (
@@ -25,11 +17,11 @@ WITH made AS (
 )
 SELECT count(*) FROM made;
 
--- name: hooks-fanout-advance
+-- name: fanout-advance
 -- Moves the cursor (and the start of the gap it waits on, NULL when none).
 UPDATE webhook_fanout SET last_seq = :last_seq, gap_since = :gap_since WHERE id = 1;
 
--- name: hooks-claim
+-- name: claim
 -- Up to :limit due deliveries of active endpoints, claimed for :lease_until under :claim
 -- (rows another worker holds are skipped, expired claims taken over), each with what
 -- sending it needs: the endpoint's url and secret and the event (NULL if no longer held).
@@ -54,14 +46,14 @@ JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
 LEFT JOIN match_events ev ON ev.id = c.event_id
 ORDER BY c.id;
 
--- name: hooks-next-due
+-- name: next-due
 -- When the next pending delivery of an active endpoint may be claimed (due, and any claim
 -- on it expired); NULL when none is pending.
 SELECT min(greatest(d.next_try_at, coalesce(d.claim_expires_at, d.next_try_at)))
 FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
 WHERE d.state = 'pending' AND ep.state = 'active';
 
--- name: hooks-delivery-settle
+-- name: delivery-settle
 -- The delivery after a try, if this claim still holds it (a claim taken over after its
 -- lease is no longer ours to settle); its id, or no row.
 UPDATE webhook_deliveries
@@ -71,12 +63,12 @@ SET state = :state::text, tries = :try_no, next_try_at = coalesce(:next_try_at::
 WHERE id = :id AND claimed_by = :claim
 RETURNING id;
 
--- name: hooks-attempt-insert
+-- name: attempt-insert
 -- Records one try.
 INSERT INTO webhook_attempts (delivery_id, try, at, status_code, error, latency_ms, outcome)
 VALUES (:delivery_id, :try_no, :at, :status_code, :error, :latency_ms, :outcome);
 
--- name: hooks-endpoint-after-try
+-- name: endpoint-after-try
 -- The endpoint after a try: failures in a row counted (reset by a success), paused at
 -- :pause_after of them; its state before and after, its account and notice address.
 UPDATE webhook_endpoints e
@@ -89,12 +81,12 @@ FROM (SELECT id, state FROM webhook_endpoints WHERE id = :id FOR UPDATE) AS befo
 WHERE e.id = before.id
 RETURNING before.state AS was, e.state, e.failures_in_row, e.account, e.url, e.notify_email;
 
--- name: hooks-notice-insert
+-- name: notice-insert
 -- Keeps a notice to the owner; its id.
 INSERT INTO webhook_notices (endpoint_id, account, email, subject, body, created_at)
 VALUES (:endpoint_id, :account, :email, :subject, :body, :now)
 RETURNING id;
 
--- name: hooks-notice-sent
+-- name: notice-sent
 -- Marks a notice e-mailed (or the reason it was not).
 UPDATE webhook_notices SET sent_at = :sent_at, error = :error WHERE id = :id;

@@ -1,19 +1,19 @@
--- name: hooks-account-lock
+-- name: account-lock
 -- The account's plan, its row locked until the transaction ends (serialises adds per account).
 SELECT plan FROM accounts WHERE name = :account FOR UPDATE;
 
--- name: hooks-endpoint-count
+-- name: endpoint-count
 -- How many endpoints the account has.
 SELECT count(*) FROM webhook_endpoints WHERE account = :account;
 
--- name: hooks-endpoint-insert
+-- name: endpoint-insert
 -- The new endpoint's id; it receives events written after this moment only.
 INSERT INTO webhook_endpoints (id, account, url, events, secret, notify_email, from_seq, created_at)
 VALUES (:id, :account, :url, :events, :secret, :notify_email,
         (SELECT coalesce(max(seq), 0) FROM match_events), :now)
 RETURNING id;
 
--- name: hooks-endpoint-list
+-- name: endpoint-list
 -- The account's endpoints (never their secrets) with their pending deliveries, oldest first.
 SELECT e.id, e.url, e.events, e.state, e.failures_in_row, e.last_delivery_at, e.last_status, e.created_at,
        (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending') AS pending
@@ -21,21 +21,21 @@ FROM webhook_endpoints e
 WHERE e.account = :account
 ORDER BY e.created_at, e.id;
 
--- name: hooks-endpoint-get
+-- name: endpoint-get
 -- One endpoint with its secret (for signing a test delivery).
 SELECT id, account, url, events, secret, state FROM webhook_endpoints WHERE id = :id;
 
--- name: hooks-endpoint-resume
+-- name: endpoint-resume
 -- The endpoint made active again with its failure count reset, and its pending deliveries.
 UPDATE webhook_endpoints e SET state = 'active', failures_in_row = 0, paused_at = NULL
 WHERE e.id = :id
 RETURNING e.id, (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending') AS pending;
 
--- name: hooks-endpoint-delete
+-- name: endpoint-delete
 -- The id of the removed endpoint (its deliveries and tries go with it).
 DELETE FROM webhook_endpoints WHERE id = :id RETURNING id;
 
--- name: hooks-recent-match
+-- name: recent-match
 -- The most recently finished match, as event_rows shows it (the Test action sends it).
 SELECT e.* FROM event_rows e
 WHERE e.status = 'finished' AND e.end_at IS NOT NULL

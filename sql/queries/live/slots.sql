@@ -1,4 +1,4 @@
--- name: live-slot-take
+-- name: slot-take
 -- Takes slot :slot of the key for :holder until :expires_at when it is free (no row, or a
 -- lease that ran out by :now); returns the slot, nothing when a live lease holds it.
 -- Atomic on its own: ON CONFLICT locks the row and re-checks its latest version, so two
@@ -9,16 +9,16 @@ ON CONFLICT (key_id, slot) DO UPDATE SET holder = EXCLUDED.holder, expires_at = 
 WHERE s.expires_at <= :now
 RETURNING slot;
 
--- name: live-slot-release
+-- name: slot-release
 -- Frees the slot if :holder still holds it; returns the slot freed, nothing otherwise.
 DELETE FROM live_stream_slots WHERE key_id = :key_id AND slot = :slot AND holder = :holder
 RETURNING slot;
 
--- name: live-slot-next-free
+-- name: slot-next-free
 -- When the first of the key's unexpired leases runs out (null when none is held).
 SELECT min(expires_at) FROM live_stream_slots WHERE key_id = :key_id AND expires_at > :now;
 
--- name: live-slot-renew-many
+-- name: slot-renew-many
 -- Extends every lease still held by one of :holders (one worker's streams at once); returns the holders renewed.
 UPDATE live_stream_slots SET expires_at = :expires_at
 WHERE holder = ANY(:holders::text[])

@@ -43,7 +43,7 @@ from svc.world.generate import (NEXT_ROUND_GAP, ROUND_NAMES, make_id, on_five, r
 from svc.world.feed import play
 from svc.core import sqlrun
 
-from svc.changelog.changes import publish
+from svc.world.feed.publish import publish
 from svc.world.feed.editions import Calendar
 
 log = logging.getLogger("svc.world.feed")
@@ -59,7 +59,7 @@ KNOCKOUT = tuple(rounds_of(128))  # the generator's rounds, first to final
 async def feed_lock(db: Database) -> AsyncIterator[asyncpg.Connection | None]:
     """A dedicated connection holding the feed's lock, or None when another worker has it."""
     async with db.dedicated() as conn:  # closing the session releases the lock
-        got = (await db.fetch_on(conn, Q.live_feed_lock_try, lock=FEED_LOCK))[0]["got"]
+        got = (await db.fetch_on(conn, Q.feed.lock_try, lock=FEED_LOCK))[0]["got"]
         yield conn if got else None
 
 
@@ -102,15 +102,15 @@ class Feed:
 
     # -- the loop ---------------------------------------------------------------------
     async def _play(self, lock: asyncpg.Connection) -> None:
-        world = await self.db.fetchval(Q.live_feed_world)
-        state = await self.db.fetchrow(Q.live_feed_state_get)
+        world = await self.db.fetchval(Q.feed.world)
+        state = await self.db.fetchrow(Q.feed.state_get)
         await self._load_world()
         if state is not None and state["world"] == world:
             position = state["played_to"]
         else:
-            await self.db.execute(Q.live_feed_forget_matches)
-            await self.db.execute(Q.live_feed_forget_corrections)
-            await self.db.execute(Q.live_feed_forget_editions)
+            await self.db.execute(Q.feed.forget_matches)
+            await self.db.execute(Q.feed.forget_corrections)
+            await self.db.execute(Q.feed.forget_editions)
             position = world_now(self.meta or {}, self.clock.today())
         self.world = world
         # catch up: the missed time at full speed
@@ -126,7 +126,7 @@ class Feed:
         anchor_real, anchor_world = self.clock.timestamp(), max(position, self.clock.now())
         while True:
             await self.step(anchor_world + dt.timedelta(seconds=(self.clock.timestamp() - anchor_real) * self.speed))
-            await self.db.fetch_on(lock, Q.live_feed_lock_held)  # fails when the lock's session is gone
+            await self.db.fetch_on(lock, Q.feed.lock_held)  # fails when the lock's session is gone
             await trio.sleep(TICK_S)
 
     async def _load_world(self) -> None:
@@ -134,7 +134,7 @@ class Feed:
         was not generated here, whose future editions the feed then leaves alone)."""
         if self.meta is not None:
             return
-        meta = {r["key"]: r["value"] for r in await self.db.fetch(Q.live_feed_meta)}
+        meta = {r["key"]: r["value"] for r in await self.db.fetch(Q.feed.meta)}
         self.calendar = await trio.to_thread.run_sync(Calendar.of_world, meta)
         self.meta = meta
 
@@ -143,13 +143,13 @@ class Feed:
         now = self.clock.now()
         await self._load_world()
         await self._draw_editions(t)
-        await self.db.fetch(Q.live_feed_adopt, t=t)
-        await self.db.fetch(Q.live_feed_start_due, t=t)
-        for row in await self.db.fetch(Q.live_feed_due, t=t):
+        await self.db.fetch(Q.feed.adopt, t=t)
+        await self.db.fetch(Q.feed.start_due, t=t)
+        for row in await self.db.fetch(Q.feed.due, t=t):
             await self.db.transaction(lambda conn, mid=row["match_id"]: self._play_match(conn, mid, t, now))
-        for row in await self.db.fetch(Q.live_feed_corrections_due, t=t):
+        for row in await self.db.fetch(Q.feed.corrections_due, t=t):
             await self.db.transaction(lambda conn, r=row: self._correct(conn, r, t, now))
-        await self.db.execute(Q.live_feed_state_save, world=self.world, played_to=t)
+        await self.db.execute(Q.feed.state_save, world=self.world, played_to=t)
         self.position = t
 
     # -- editions ---------------------------------------------------------------------------
@@ -158,12 +158,12 @@ class Feed:
         cal = self.calendar
         if cal is None:
             return
-        due = await self.db.fetch(Q.live_feed_editions_due, from_day=cal.gen.as_of,
+        due = await self.db.fetch(Q.feed.editions_due, from_day=cal.gen.as_of,
                                   to_day=(t + dt.timedelta(days=1)).date())
         for row in due:
             ed = cal.to_draw(row["id"])
             if ed is None:  # not a future edition of the generated calendar: not the feed's to draw
-                await self.db.execute(Q.live_feed_edition_drawn, tournament_id=row["id"], at=t, matches=0)
+                await self.db.execute(Q.feed.edition_drawn, tournament_id=row["id"], at=t, matches=0)
                 continue
             at = cal.draw_at(ed)
             if at > t:
@@ -173,19 +173,19 @@ class Feed:
             log.info("drew %s: %d first-round matches", ed.name, len(drawn.matches))
 
     async def _insert_draw(self, conn: asyncpg.Connection, d: Any, at: dt.datetime) -> None:
-        done = await sqlrun.fetch(conn, Q.live_feed_edition_drawn, tournament_id=d.tournament_id, at=at,
+        done = await sqlrun.fetch(conn, Q.feed.edition_drawn, tournament_id=d.tournament_id, at=at,
                                   matches=len(d.matches))
         if not done:
             return  # drawn already (another feed, a moment ago)
         if d.players:
             cols = list(zip(*d.players))
-            await sqlrun.fetch(conn, Q.live_feed_players_insert, ids=list(cols[0]), names=list(cols[1]),
+            await sqlrun.fetch(conn, Q.feed.players_insert, ids=list(cols[0]), names=list(cols[1]),
                                slugs=list(cols[2]), countries=list(cols[3]), genders=list(cols[4]),
                                borns=list(cols[5]), hands=list(cols[6]), heights=list(cols[7]),
                                coaches=list(cols[8]), classes=list(cols[9]), strengths=list(cols[10]))
         ms = d.matches
         if ms:
-            await sqlrun.fetch(conn, Q.live_feed_draw_insert, tournament_id=d.tournament_id,
+            await sqlrun.fetch(conn, Q.feed.draw_insert, tournament_id=d.tournament_id,
                                ids=[m.id for m in ms], event_ids=[m.event_id for m in ms],
                                disciplines=[m.disc for m in ms], classes=[m.sport_class for m in ms],
                                round_codes=[m.round_code for m in ms], round_names=[m.round_name for m in ms],
@@ -196,15 +196,15 @@ class Feed:
                                days=[m.day for m in ms], starts=[m.start_at for m in ms])
         if d.odds:
             cols = list(zip(*d.odds))
-            await sqlrun.fetch(conn, Q.live_feed_odds_rows_insert, match_ids=list(cols[0]), books=list(cols[1]),
+            await sqlrun.fetch(conn, Q.feed.odds_rows_insert, match_ids=list(cols[0]), books=list(cols[1]),
                                markets=list(cols[2]), lines=list(cols[3]), open1=list(cols[4]), open2=list(cols[5]),
                                close1=list(cols[6]), close2=list(cols[7]))
 
     # -- one match (asyncpg side: inside one transaction) --------------------------------
     async def _play_match(self, conn: asyncpg.Connection, match_id: str, t: dt.datetime, now: dt.datetime) -> None:
-        rows = await sqlrun.fetch(conn, Q.live_feed_load, match_id=match_id)
+        rows = await sqlrun.fetch(conn, Q.feed.load, match_id=match_id)
         if not rows or rows[0]["status"] != "live":
-            await sqlrun.fetch(conn, Q.live_feed_forget_match, match_id=match_id)
+            await sqlrun.fetch(conn, Q.feed.forget_match, match_id=match_id)
             return
         m = rows[0]
         g1, g2 = list(m["g1"]), list(m["g2"])
@@ -218,36 +218,36 @@ class Feed:
         if not st.rallies:
             return
         cols = list(zip(*st.rallies))
-        await sqlrun.fetch(conn, Q.live_feed_rallies_insert, match_id=match_id, games=list(cols[0]), rallies=list(cols[1]),
+        await sqlrun.fetch(conn, Q.feed.rallies_insert, match_id=match_id, games=list(cols[0]), rallies=list(cols[1]),
                   servers=list(cols[2]), winners=list(cols[3]), score1=list(cols[4]), score2=list(cols[5]))
         if st.winner is None:
-            await sqlrun.fetch(conn, Q.live_feed_score, match_id=match_id, g1=st.g1, g2=st.g2, rally_no=st.rally_no,
+            await sqlrun.fetch(conn, Q.feed.score, match_id=match_id, g1=st.g1, g2=st.g2, rally_no=st.rally_no,
                       next_at=st.next_at)
             await self._prices(conn, match_id, play.match_chance(st, p1), now)
             await publish(conn, match_id, "started" if started else "score", now)
             return
         published = play.slip(match_id, st.g1, st.g2)
         g1p, g2p = published or (st.g1, st.g2)
-        await sqlrun.fetch(conn, Q.live_feed_finish, match_id=match_id, g1=g1p, g2=g2p, winner=st.winner, end_at=st.ended_at)
-        await sqlrun.fetch(conn, Q.live_feed_forget_match, match_id=match_id)
-        await sqlrun.fetch(conn, Q.live_feed_prices_drop, match_id=match_id)
+        await sqlrun.fetch(conn, Q.feed.finish, match_id=match_id, g1=g1p, g2=g2p, winner=st.winner, end_at=st.ended_at)
+        await sqlrun.fetch(conn, Q.feed.forget_match, match_id=match_id)
+        await sqlrun.fetch(conn, Q.feed.prices_drop, match_id=match_id)
         if published is not None:
             lo, hi = play.CORRECT_AFTER_MIN
             due = st.ended_at + dt.timedelta(minutes=sub_rng(match_id, "due").randint(lo, hi))
-            await sqlrun.fetch(conn, Q.live_feed_correction_plan, match_id=match_id, due_at=due, true_g1=st.g1, true_g2=st.g2)
+            await sqlrun.fetch(conn, Q.feed.correction_plan, match_id=match_id, due_at=due, true_g1=st.g1, true_g2=st.g2)
         if started:
             await publish(conn, match_id, "started", now)
         await publish(conn, match_id, "finished", now)
         await self._next_round(conn, m, st.ended_at)
         if m["round_code"] in ("F", "3P") or m["tie_id"] is not None or m["round_code"] is None:
-            await sqlrun.fetch(conn, Q.live_feed_edition_finished, tournament_id=m["tournament_id"], at=st.ended_at)
+            await sqlrun.fetch(conn, Q.feed.edition_finished, tournament_id=m["tournament_id"], at=st.ended_at)
 
     async def _prices(self, conn: asyncpg.Connection, match_id: str, chance: float, now: dt.datetime) -> None:
-        books = await sqlrun.fetch(conn, Q.live_feed_margins, match_id=match_id)
+        books = await sqlrun.fetch(conn, Q.feed.margins, match_id=match_id)
         if not books:
             return
         quotes = [play.prices(chance, b["margin"]) for b in books]
-        await sqlrun.fetch(conn, Q.live_feed_prices, match_id=match_id, books=[b["bookmaker"] for b in books],
+        await sqlrun.fetch(conn, Q.feed.prices, match_id=match_id, books=[b["bookmaker"] for b in books],
                   price1=[q[0] for q in quotes], price2=[q[1] for q in quotes], at=now)
 
     async def _next_round(self, conn: asyncpg.Connection, m: Any, ended: dt.datetime) -> None:
@@ -257,7 +257,7 @@ class Feed:
             return  # team ties, group stages, finals and bronze matches lead nowhere here
         pos = m["position"]
         pair = (pos, pos + 1) if pos % 2 else (pos - 1, pos)
-        feeders = await sqlrun.fetch(conn, Q.live_feed_round, tournament_id=m["tournament_id"], discipline=m["discipline"],
+        feeders = await sqlrun.fetch(conn, Q.feed.round, tournament_id=m["tournament_id"], discipline=m["discipline"],
                             sport_class=m["sport_class"], round_code=code, pos_a=pair[0], pos_b=pair[1])
         if len(feeders) != 2 or any(f["status"] != "finished" or f["winner"] is None for f in feeders):
             return
@@ -274,7 +274,7 @@ class Feed:
         if self.calendar is None:
             return None
         if not self.calendar.has_plan(tournament_id):
-            sizes = await sqlrun.fetch(conn, Q.live_feed_event_sizes, tournament_id=tournament_id)
+            sizes = await sqlrun.fetch(conn, Q.feed.event_sizes, tournament_id=tournament_id)
             self.calendar.plan(tournament_id, [(r["discipline"], r["sport_class"], r["size"]) for r in sizes])
         return self.calendar.plan(tournament_id, []).get(match_id)
 
@@ -288,24 +288,24 @@ class Feed:
         if planned is not None and planned.start_at > start:
             start = planned.start_at
         day = self.calendar.local_day(m["tournament_id"], start) if self.calendar is not None else start.date()
-        new = await sqlrun.fetch(conn, Q.live_feed_match_insert, id=match_id, event_id=make_id("ev_", *key),
+        new = await sqlrun.fetch(conn, Q.feed.match_insert, id=match_id, event_id=make_id("ev_", *key),
                         tournament_id=m["tournament_id"], discipline=m["discipline"], sport_class=m["sport_class"],
                         round_code=code, round_name=ROUND_NAMES[code], position=position,
                         side1=list(sides[0][0]), side2=list(sides[1][0]), seed1=sides[0][1], seed2=sides[1][1],
                         day=day, start_at=start)
         if not new:
             return
-        books = await sqlrun.fetch(conn, Q.live_feed_margins, match_id=m["id"])
+        books = await sqlrun.fetch(conn, Q.feed.margins, match_id=m["id"])
         if books:  # priced like its feeders: the same bookmakers, prices from the sides' strengths
-            s = (await sqlrun.fetch(conn, Q.live_feed_strengths, side1=list(sides[0][0]), side2=list(sides[1][0])))[0]
+            s = (await sqlrun.fetch(conn, Q.feed.strengths, side1=list(sides[0][0]), side2=list(sides[1][0])))[0]
             p1 = engine.rally_chance(s["s1"] or 0.0, s["s2"] or 0.0)
             chance = play.match_chance(play.Play(new[0]["id"], [], [], 1, 0, 0, start), p1)
             quotes = [play.prices(chance, b["margin"]) for b in books]
-            await sqlrun.fetch(conn, Q.live_feed_odds_insert, match_id=new[0]["id"], books=[b["bookmaker"] for b in books],
+            await sqlrun.fetch(conn, Q.feed.odds_insert, match_id=new[0]["id"], books=[b["bookmaker"] for b in books],
                       price1=[q[0] for q in quotes], price2=[q[1] for q in quotes])
 
     async def _correct(self, conn: asyncpg.Connection, row: Any, t: dt.datetime, now: dt.datetime) -> None:
-        done = await sqlrun.fetch(conn, Q.live_feed_correct, match_id=row["match_id"], g1=list(row["true_g1"]),
+        done = await sqlrun.fetch(conn, Q.feed.correct, match_id=row["match_id"], g1=list(row["true_g1"]),
                          g2=list(row["true_g2"]), at=t)
         if done:
             await publish(conn, row["match_id"], "corrected", now)

@@ -1,4 +1,8 @@
--- name: archive-tournaments
+-- name: exists
+-- true when an edition has this id.
+SELECT EXISTS (SELECT 1 FROM tournaments WHERE id = :id);
+
+-- name: list
 -- Editions that have started (or have no dates), newest first (year, then first day), optionally
 -- of one series, year and level (para = para-badminton series; senior/junior = that level, para
 -- excluded); one page and the size of the list, each with the disciplines of its draws and its
@@ -23,7 +27,7 @@ CROSS JOIN LATERAL (
 ) d
 ORDER BY t.year DESC, t.start_date DESC NULLS LAST, t.id;
 
--- name: archive-tournament
+-- name: one
 -- One edition with its place, the matches of each round of each event (:rounds) and, when it has
 -- a medal table, its semi-finals, bronze match and finals with players (:medal_matches).
 SELECT t.id, t.series, t.name, t.year, t.level, t.para, t.team, t.tier, t.start_date, t.end_date,
@@ -44,51 +48,7 @@ LEFT JOIN cities c ON c.id = t.city_id
 LEFT JOIN venues v ON v.id = t.venue_id
 WHERE t.id = :id;
 
--- name: archive-draw-facts
--- For a draw request: whether the edition is para or team, and the sport classes of the
--- :discipline draw (empty when none); no row for an unknown edition.
-SELECT t.para, t.team,
-       ARRAY(SELECT DISTINCT m.sport_class FROM matches m
-             WHERE m.tournament_id = t.id AND m.discipline = :discipline AND m.sport_class IS NOT NULL
-             ORDER BY 1) AS classes
-FROM tournaments t WHERE t.id = :id;
-
--- name: archive-draw
--- The draw of one discipline (and sport classes :classes, NULL = all) of an edition: group
--- stages first (by name), then the knockout rounds from the first to the final with the
--- bronze match (3P) just before the final; within a round in draw order.
-SELECT e.*
-FROM event_rows e
-WHERE e.tournament_id = :id AND e.discipline = :discipline
-  AND (:classes::text[] IS NULL OR e.sport_class = ANY (:classes))
-ORDER BY e.sport_class NULLS FIRST,
-         array_position(ARRAY['R128', 'R64', 'R32', 'R16', 'QF', 'SF', '3P', 'F'], e.round_code) NULLS FIRST,
-         e.round_name, e.position;
-
--- name: archive-ties
--- The ties of an edition in page order (optionally of one stage, :stage folded), with both
--- nations' names; one row with NULL tie columns for an edition without ties, none for an
--- unknown edition. :stages lists every stage of the edition, in order of first tie.
-SELECT t.team AS team_event,
-       ARRAY(SELECT s.stage FROM ties s WHERE s.tournament_id = t.id GROUP BY s.stage ORDER BY min(s.number)) AS stages,
-       ti.id, ti.stage, ti.round_code, ti.number, ti.team1, c1.name AS team1_name, ti.team2, c2.name AS team2_name,
-       ti.score1, ti.score2, ti.winner, ti.day, ti.venue
-FROM tournaments t
-LEFT JOIN ties ti ON ti.tournament_id = t.id AND (:stage::text IS NULL OR lower(ti.stage) = lower(:stage))
-LEFT JOIN countries c1 ON c1.code = ti.team1
-LEFT JOIN countries c2 ON c2.code = ti.team2
-WHERE t.id = :id
-ORDER BY ti.number;
-
--- name: archive-tie-matches
--- The matches of the ties :ties, as event rows, in tie order.
-SELECT e.*
-FROM matches m
-JOIN event_rows e ON e.match_id = m.id
-WHERE m.tie_id = ANY (:ties::text[])
-ORDER BY m.tie_id, m.tie_order;
-
--- name: archive-champions
+-- name: champions
 -- The roll of honour of a series (optionally of one discipline) as JSON text, oldest edition
 -- first, and the number of editions: one entry per edition with a decided final, champions and
 -- runners-up keyed per event in the order MS, WS, MD, WD, XD (para classes within).
@@ -110,14 +70,14 @@ WITH finals AS (
 SELECT coalesce(json_agg(e.entry ORDER BY e.year, e.tournament_id), '[]')::text AS roll, count(*)::int AS editions
 FROM editions e;
 
--- name: archive-team-champions
+-- name: team-champions
 -- The roll of honour of a team series: each final tie's winning and losing nation, oldest first.
 SELECT f.year, f.tournament_id, f.tournament_name, f.winner_team, f.runner_up_team
 FROM series_team_finals f
 WHERE f.series = :series
 ORDER BY f.year, f.tournament_id;
 
--- name: archive-series-most
+-- name: series-most
 -- The ten players who won the series most (optionally in one discipline), with their titles and
 -- first and last winning year.
 SELECT c.id, c.name, c.country, c.titles, c.first_year, c.last_year
@@ -126,6 +86,6 @@ WHERE c.series = :series AND c.discipline = coalesce(:discipline::text, '*')
 ORDER BY c.titles DESC, c.first_year, c.id
 LIMIT 10;
 
--- name: archive-series-facts
+-- name: series-facts
 -- A series' name and whether it is a team event; no row for an unknown slug.
 SELECT s.slug, s.name, s.team, s.para FROM series s WHERE s.slug = :slug;

@@ -1,4 +1,4 @@
--- name: sub-form
+-- name: form
 -- A player's latest :last results (finished matches, walkovers included), newest first, with
 -- the player's side and opponents; every row also carries the current run: the length of the
 -- newest streak of the same result over all the player's results (of :discipline when given).

@@ -1,4 +1,4 @@
--- name: archive-country-profile
+-- name: country-profile
 -- One country: its counts and titles (country_stats) with top players, latest titles and the
 -- editions it staged (country_profiles); no row for an unknown code.
 SELECT cs.code, cs.name, cs.players, cs.active_players, cs.first_year, cs.titles, cs.titles_by_discipline,
@@ -7,7 +7,7 @@ FROM country_stats cs
 JOIN country_profiles cp ON cp.code = cs.code
 WHERE cs.code = :code;
 
--- name: archive-venues
+-- name: venues
 -- Venues that staged editions, most editions first, optionally in one country, in one city
 -- (:city, folded) and with :q (folded) in the name; one page and the size of the list.
 SELECT v.id, v.name, v.city, v.country, v.elevation_m, v.editions, v.first_year, v.last_year,
@@ -20,12 +20,12 @@ WHERE v.editions > 0
 ORDER BY v.editions DESC, v.name, v.id
 OFFSET :offset LIMIT :limit;
 
--- name: archive-venue
+-- name: venue
 -- One venue with its city, elevation and every edition it staged, newest first.
 SELECT v.id, v.name, v.city, v.country, v.elevation_m, v.editions, v.first_year, v.last_year, v.staged
 FROM venue_stats v WHERE v.id = :id;
 
--- name: archive-locations
+-- name: locations
 -- Host cities, most editions first, optionally in one country and with :q (folded) in the
 -- name, with the halls used and the years staged; one page and the size of the list.
 SELECT l.city, l.country, l.elevation_m, l.editions, l.first_year, l.last_year, l.venues, l.years,
@@ -36,6 +36,6 @@ WHERE (:country::text IS NULL OR l.country = :country)
 ORDER BY l.editions DESC, l.city, l.city_id
 OFFSET :offset LIMIT :limit;
 
--- name: archive-country-exists
+-- name: country-exists
 -- true when a country has this IOC code.
 SELECT EXISTS (SELECT 1 FROM countries WHERE code = :code);

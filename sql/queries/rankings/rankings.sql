@@ -1,4 +1,4 @@
--- name: archb-ranking-list
+-- name: list
 -- One page of the ranking list of :discipline in force on :day (the latest published on or
 -- before it), with its players and whether it is a full list; each row with the list's size.
 -- The page is chosen on the bare list first; players are looked up for that page only.
@@ -16,7 +16,7 @@ LEFT JOIN players p1 ON p1.id = page.player1
 LEFT JOIN players p2 ON p2.id = page.player2
 ORDER BY page.rank, page.name;
 
--- name: archb-number-ones
+-- name: number-ones
 -- World number-one reigns since 1 October 2009, by discipline then first day, optionally of one
 -- discipline, only the reign in force on :day, or only :player's reigns; with the players.
 SELECT r.discipline, r.name, r.first_day, r.last_day, r.weeks, r.player1, r.player2,

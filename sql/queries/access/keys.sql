@@ -1,4 +1,4 @@
--- name: plans-upsert
+-- name: plan-upsert
 -- Writes one plan's limits (the code's table is the source of truth).
 INSERT INTO plans (name, rank, per_minute, per_day)
 VALUES (:name, :rank, :per_minute, :per_day)

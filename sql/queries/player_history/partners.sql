@@ -1,4 +1,4 @@
--- name: sub-partners
+-- name: partners
 -- A player's partners (one row with partner NULL per singles discipline played): matches
 -- together, wins, titles, first and last year; most matches together first.
 SELECT pp.discipline, pp.partner, p.name AS partner_name, p.country AS partner_country,

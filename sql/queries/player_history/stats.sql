@@ -1,4 +1,4 @@
--- name: sub-stats
+-- name: stats
 -- A player's stats sums per discipline over tournament years :from_year to :to_year (either
 -- open), optionally of one discipline: one row per discipline played in that range.
 SELECT discipline,

@@ -1,4 +1,4 @@
--- name: sub-schedule
+-- name: schedule
 -- A player's events (editions with a match of theirs, of :discipline when given) that started on
 -- or before :day, oldest first, each as on :day: disciplines, finished matches and wins up to
 -- :day, the furthest knockout round reached (3P counts as SF; a won round reaches the next), whether they won an individual

@@ -1,7 +1,7 @@
 -- Record lists keep every entry tied with the last place asked for (FETCH ... WITH TIES), so
 -- `place` is the standard competition rank and never exceeds :limit.
 
--- name: archb-record-finals-all
+-- name: record-finals-all
 -- Players by finals reached (:what = finals) or won (:what = titles) over every year (:scope ALL
 -- or one discipline), most first: the first :limit places with the first and last year counted.
 WITH top AS (
@@ -16,7 +16,7 @@ SELECT rank() OVER (ORDER BY t.value DESC) AS place, t.value, t.first_year, t.la
 FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, p.name, p.id;
 
--- name: archb-record-finals-range
+-- name: record-finals-range
 -- Players by finals reached (:what = finals) or won (:what = titles) in the years and discipline
 -- asked, most first: the first :limit places with the first and last year counted.
 WITH counted AS (
@@ -34,7 +34,7 @@ SELECT rank() OVER (ORDER BY t.value DESC) AS place, t.value, t.first_year, t.la
 FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, p.name, p.id;
 
--- name: archb-record-streaks-all
+-- name: record-streaks-all
 -- The longest winning streaks over every year (:scope ALL or one discipline): the first :limit
 -- places with the players and the days of the first and last win.
 WITH top AS (
@@ -44,7 +44,7 @@ SELECT rank() OVER (ORDER BY t.wins DESC) AS place, t.wins AS value, t.first_day
 FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, t.first_day, p.id;
 
--- name: archb-record-streaks-range
+-- name: record-streaks-range
 -- The longest winning streaks counted inside the years asked (a streak crossing the range's edge
 -- counts only its wins inside it): the first :limit places. A cut streak is never longer than
 -- the whole one, so only streaks at least as long as the :limit-th longest streak lying wholly
@@ -69,7 +69,7 @@ SELECT rank() OVER (ORDER BY t.wins DESC) AS place, t.wins AS value, t.first_day
 FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, t.first_day, p.id;
 
--- name: archb-record-margins
+-- name: record-margins
 -- Completed matches with the widest margin in points over the whole match: the first :limit
 -- places, each a draw match row of event_rows.
 WITH top AS (
@@ -82,7 +82,7 @@ SELECT rank() OVER (ORDER BY t.value DESC) AS place, t.value, e.*
 FROM top t JOIN event_rows e ON e.match_id = t.match_id
 ORDER BY place, e.year, e.match_id;
 
--- name: archb-record-points
+-- name: record-points
 -- Completed matches with the most points played (both sides, every game): the first :limit
 -- places, each a draw match row of event_rows.
 WITH top AS (

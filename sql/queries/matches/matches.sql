@@ -1,4 +1,4 @@
--- name: archive-matches
+-- name: list
 -- Draw matches newest first (latest day first; the same day by id; the few without a day last),
 -- filtered by player (either side), editions :tids (NULL = any; the edition, series and year
 -- filters resolved by archive-match-editions), discipline, round and with_odds (finished with
@@ -38,7 +38,7 @@ JOIN event_rows e ON e.match_id = page.id
 CROSS JOIN total
 ORDER BY page.day DESC NULLS LAST, page.id DESC;
 
--- name: archive-match-editions
+-- name: editions
 -- Ids of the editions a /v1/matches request covers: :tournament (when given) within :series and
 -- :year (when given).
 SELECT coalesce(array_agg(t.id), '{}') AS ids
@@ -47,28 +47,6 @@ WHERE (:tournament::text IS NULL OR t.id = :tournament)
   AND (:series::text IS NULL OR t.series = :series)
   AND (:year::int IS NULL OR t.year = :year);
 
--- name: archive-match
+-- name: one
 -- One draw match with its players and match-winner prices; no row for an unknown id.
 SELECT e.* FROM event_rows e WHERE e.match_id = :id;
-
--- name: archive-player-exists
--- true when a player has this id.
-SELECT EXISTS (SELECT 1 FROM players WHERE id = :id);
-
--- name: archive-tournament-exists
--- true when an edition has this id.
-SELECT EXISTS (SELECT 1 FROM tournaments WHERE id = :id);
-
--- name: archive-match-status
--- The status of the match an event (ev_) or draw match (mt_) id names; no row when unknown.
-SELECT m.status FROM matches m WHERE m.event_id = :id OR m.id = :id;
-
--- name: archive-points
--- A match (by ev_ or mt_ id) with its status, scores and every rally in order (game, rally):
--- who served, who won, the score after it; rallies is NULL when none are held.
-SELECT m.id AS match_id, m.event_id, m.status, m.outcome, m.winner, m.g1, m.g2, m.discipline,
-       (SELECT json_agg(json_build_object('game', r.game, 'rally', r.rally, 'server', r.server, 'winner', r.winner,
-                                          's1', r.score1, 's2', r.score2) ORDER BY r.game, r.rally)
-        FROM rallies r WHERE r.match_id = m.id) AS rallies
-FROM matches m
-WHERE m.event_id = :id OR m.id = :id;

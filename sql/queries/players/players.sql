@@ -1,4 +1,8 @@
--- name: archb-players
+-- name: exists
+-- true when a player has this id.
+SELECT EXISTS (SELECT 1 FROM players WHERE id = :id);
+
+-- name: list
 -- One page of the player list (most draw matches first, then id), optionally filtered by a name
 -- fragment (:q, LIKE-escaped; accents and capitals folded as names are), country and gender, each row with the size of the whole list.
 WITH page AS (
@@ -15,7 +19,7 @@ SELECT p.id, p.name, p.slug, p.country, p.gender, t.first_year, t.last_year,
 FROM page JOIN players p ON p.id = page.player_id LEFT JOIN player_totals t ON t.player_id = page.player_id
 ORDER BY page.matches DESC, page.player_id;
 
--- name: archb-player-profile
+-- name: profile
 -- One player with list figures, figures by discipline, career highs by discipline (with partner)
 -- and number-one time by discipline, as JSON arrays; no row for an unknown id.
 SELECT p.id, p.name, p.slug, p.country, p.gender, p.born, p.hand, p.height_cm, p.coach,
@@ -36,7 +40,7 @@ SELECT p.id, p.name, p.slug, p.country, p.gender, p.born, p.hand, p.height_cm, p
 FROM players p LEFT JOIN player_totals t ON t.player_id = p.id
 WHERE p.id = :id;
 
--- name: archb-player-rankings
+-- name: rankings
 -- A player's ranking history from :since, newest list first (then discipline), optionally of one
 -- discipline; `known` is false (and no history rows) for an unknown player.
 SELECT EXISTS (SELECT 1 FROM players WHERE id = :id) AS known, r.week, r.discipline, r.rank, r.points
@@ -44,3 +48,11 @@ FROM (SELECT 1) one
 LEFT JOIN player_rankings r ON r.player_id = :id AND r.week >= :since
                           AND (:discipline::text IS NULL OR r.discipline = :discipline)
 ORDER BY r.week DESC, array_position(ARRAY['MS','WS','MD','WD','XD'], r.discipline);
+
+-- name: one
+-- One player's reference (id, name, country); no row for an unknown id.
+SELECT p.id, p.name, p.country FROM players p WHERE p.id = :id;
+
+-- name: two
+-- The references (id, name, country) of the players among :player1 and :player2 that exist.
+SELECT p.id, p.name, p.country FROM players p WHERE p.id IN (:player1, :player2);

@@ -1,4 +1,4 @@
--- name: sub-titles
+-- name: titles
 -- Every final of an individual event a player reached (finished), newest first: result,
 -- tournament, level, discipline, sport class, partner and opponents, games from the player's side.
 SELECT pm.match_id, pm.won, pm.tournament_id, t.name AS tournament_name, t.year, pm.level, pm.discipline,

@@ -1,4 +1,4 @@
--- name: sub-opponents
+-- name: opponents
 -- A player's :limit most frequent opponents (of :discipline, or over all disciplines): meetings,
 -- wins, losses, and the most recent meeting with its score and the player's side in it.
 SELECT po.opponent, p.name AS opponent_name, p.country AS opponent_country, po.meetings, po.wins, po.losses,
