@@ -13,7 +13,7 @@ from svc.core import pgserver
 from svc.core.settings import Settings
 from svc.core.db import connect_asyncio
 from svc.access.plans import PLAN_NAMES
-from svc.core.schema import migrate
+from svc.access.plans import prepare_database
 
 from svc.serve import DEMO_SEED  # noqa: E402  (one seed for serve and world)
 from svc_hooks.cli import add_subcommands as add_hooks_subcommands  # noqa: E402
@@ -25,7 +25,7 @@ def _database_url(settings: Settings) -> str:
 
 async def _connect(settings: Settings):
     conn = await connect_asyncio(_database_url(settings))
-    await migrate(conn)
+    await prepare_database(conn)
     return conn
 
 

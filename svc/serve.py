@@ -16,7 +16,7 @@ from svc.access import keys
 from svc.core.settings import Settings
 from svc.core.db import connect_asyncio
 from svc.access.plans import PLAN_NAMES
-from svc.core.schema import migrate
+from svc.access.plans import prepare_database
 
 DEMO_SEED = 1899  # the demo world's seed: the year the All England began
 
@@ -27,7 +27,7 @@ async def _prepare(database_url: str, settings: Settings) -> dict[str, str]:
 
     conn = await connect_asyncio(database_url)
     try:
-        await migrate(conn)
+        await prepare_database(conn)
         if await world_is_empty(conn):
             print("empty database: generating the demo world (once)", file=sys.stderr)
             bar = ProgressBar()

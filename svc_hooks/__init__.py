@@ -1,4 +1,4 @@
-"""Webhooks: signed deliveries of match events to owners' endpoints (issue 5).
+"""Webhooks: signed deliveries of match events to owners' endpoints.
 
 addresses  which URLs and IP addresses may be sent to (SSRF guard)
 signing    the body and the X-Svc-Signature header
@@ -10,5 +10,5 @@ scheduler  the long-running component: claim, send, record, reschedule
 notify     the owner's notice when an endpoint is paused (SMTP or log)
 cli        `python -m svc hooks ...`
 openapi    the OpenAPI `webhooks` section
-testing    a reference receiver and an SMTP sink for tests and demos
+sample     the Test action: a real recent match sent once, signed, marked test
 """

@@ -1,6 +1,6 @@
 """`python -m svc hooks add|list|resume|remove|test` -- the account operations for webhooks.
 
-Each command opens the database through svc.db (Trio), runs, and prints; errors go to
+Each command opens the database through svc.core.db (Trio), runs, and prints; errors go to
 stderr with exit status 2 (1 for a Test delivery that was not answered with a 2xx).
 """
 
@@ -51,14 +51,14 @@ def _command(fn: Callable[..., Awaitable[int]]) -> Callable[[Any, Any], int]:
 
 async def _with_db(fn: Callable[..., Awaitable[int]], args: Any, url: str) -> int:
     from svc.core.db import Database
-    from svc.core.schema import migrate
+    from svc.access.plans import prepare_database
 
     from svc_hooks.store import HookError
 
     db = Database(url, pool_size=2)
     await db.open()
     try:
-        await db.run(migrate)
+        await db.run(prepare_database)
         return await fn(db, args)
     except HookError as exc:
         print(f"error: {exc}", file=sys.stderr)

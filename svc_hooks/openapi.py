@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 `webhooks` section: what an owner's endpoint receives.
 
-svc.openapi.build() adds it as `"webhooks": webhooks(components)`; the data schema is the
+svc.web.openapi.build() adds it (svc.assembly passes it) as `"webhooks": webhooks(components)`; the data schema is the
 Event record (the same shape as GET /v1/events/{id}), put in components if missing.
 """
 

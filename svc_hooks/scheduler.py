@@ -8,7 +8,7 @@ A send task posts, then records the try and the delivery's next state in one tra
 fenced by its claim token. A claim left by a crashed worker expires after LEASE_S and any
 worker takes it over; the receiver may then see a repeat with the same event id.
 
-Every time comes from svc.clock.Clock (Trio's clock), so Trio's MockClock drives the whole
+Every time comes from svc.core.clock.Clock (Trio's clock), so Trio's MockClock drives the whole
 schedule in tests.
 """
 

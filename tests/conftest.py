@@ -22,7 +22,7 @@ from svc.access import keys as svc_keys
 from svc.core import pgserver
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-from svc.core.schema import migrate
+from svc.access.plans import prepare_database
 
 TEST_SEED = 7
 # tiny by default (seconds); SVC_TEST_SCALE=demo runs the same tests on the demo world (minutes)
@@ -69,7 +69,7 @@ def template_url(pg_server_url):
             await admin.close()
         conn = await connect_asyncio(with_database(pg_server_url, BASE_DB))
         try:
-            await migrate(conn)
+            await prepare_database(conn)
             await generate_world(conn, scale=TEST_SCALE, seed=TEST_SEED, as_of=TODAY)
         finally:
             await conn.close()

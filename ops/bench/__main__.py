@@ -29,7 +29,7 @@ from svc.access import keys as svc_keys
 from svc.core.settings import Settings
 from svc.core.db import connect_asyncio
 from svc.assembly import REGISTRY
-from svc.core.schema import migrate
+from svc.access.plans import prepare_database
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "ops" / "bench" / "out"
@@ -48,7 +48,7 @@ async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
 
     conn = await connect_asyncio(url)
     try:
-        await migrate(conn)
+        await prepare_database(conn)
         if await world_is_empty(conn):
             print("loading the demo world first", file=sys.stderr)
             await generate_world(conn, scale="demo", seed=1899, as_of=dt.datetime.now(dt.timezone.utc).date())
@@ -100,7 +100,7 @@ async def lift_limits(url: str) -> None:
 async def restore(url: str) -> None:
     conn = await connect_asyncio(url)
     try:
-        await migrate(conn)  # writes the plans' limits from the code again
+        await prepare_database(conn)  # writes the plans' limits from the code again
         await conn.execute("DELETE FROM accounts WHERE name = 'bench'")
     finally:
         await conn.close()
@@ -226,7 +226,7 @@ def main() -> int:
                 print(lines[-1], file=sys.stderr)
             lines.append("")
         if not args.no_bridge:
-            lines += ["## database bridge: svc.db (asyncpg on its own loop, awaited from Trio) against bare asyncpg", ""]
+            lines += ["## database bridge: svc.core.db (asyncpg on its own loop, awaited from Trio) against bare asyncpg", ""]
             lines += bridge.run(url, min(args.seconds, 3.0))
     finally:
         for p in procs:

@@ -1,4 +1,4 @@
-"""The asyncpg-on-Trio bridge (svc.db) against a bare asyncpg loop on asyncio, same query,
+"""The asyncpg-on-Trio bridge (svc.core.db) against a bare asyncpg loop on asyncio, same query,
 same pool size, in one run: what awaiting PostgreSQL from Trio costs."""
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ async def make_keys(url: str, n: int) -> list[str]:
 async def migrate(url: str) -> None:
     """The database may predate this checkout's schema (a ./var world made earlier): bring it up first."""
     from svc.core.db import connect_asyncio
-    from svc.core.schema import migrate as apply
+    from svc.access.plans import prepare_database as apply
 
     conn = await connect_asyncio(url)
     try:
@@ -242,7 +242,7 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
     return result
 
 
-HEAP = "serve"  # main() sets it: "serve" (svc/heap.py, as served) or "default" (CPython's settings)
+HEAP = "serve"  # main() sets it: "serve" (svc/core/heap.py, as served) or "default" (CPython's settings)
 LOGS = ""  # main() makes it: the servers' own output, to look into when a figure is odd
 
 
@@ -343,7 +343,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--streams", default="1000,5000,10000")
     ap.add_argument("--heap", choices=("serve", "default"), default="serve",
-                    help="our worker's collector: as `serve` sets it (svc/heap.py) or CPython's defaults")
+                    help="our worker's collector: as `serve` sets it (svc/core/heap.py) or CPython's defaults")
     args = ap.parse_args()
     global HEAP
     HEAP = args.heap
@@ -366,7 +366,7 @@ def main() -> int:
             f"ours = /v1/live/stream, Quart-Trio on Hypercorn {version('hypercorn')} (h11); "
             f"peer = sse-starlette {version('sse-starlette')} on uvicorn {version('uvicorn')} "
             f"(asyncio loop, {'httptools' if _has('httptools') else 'h11'}). Heartbeat every 15 s on both. "
-            f"Our worker's garbage collector: {'as served (svc/heap.py)' if HEAP == 'serve' else 'CPython defaults'}; "
+            f"Our worker's garbage collector: {'as served (svc/core/heap.py)' if HEAP == 'serve' else 'CPython defaults'}; "
             f"the peer's: CPython defaults. "
             f"Change latency from the trigger (ours: the commit in PostgreSQL; peer: GET /publish sent) "
             f"to the byte arriving at each client.")

@@ -1,6 +1,6 @@
--- Webhooks (issue 5): owners' endpoints, one delivery per (event, endpoint), every try,
+-- Webhooks: owners' endpoints, one delivery per (event, endpoint), every try,
 -- owner notices, and the fan-out cursor over the outbox (match_events.seq).
--- Times are written by the service's clock (svc.clock.Clock), never now(), so Trio's
+-- Times are written by the service's clock (svc.core.clock.Clock), never now(), so Trio's
 -- mock clock drives the whole schedule in tests.
 
 CREATE TABLE IF NOT EXISTS webhook_endpoints (

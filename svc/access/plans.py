@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncpg
 import attrs
+
+from svc.core import sqlrun
+from svc.core.schema import migrate
+from svc.core.sqlfiles import Q
 
 
 @attrs.frozen
@@ -24,3 +29,15 @@ PLANS: dict[str, Plan] = {
     )
 }
 PLAN_NAMES = tuple(PLANS)
+
+
+async def prepare_database(conn: asyncpg.Connection) -> list[str]:
+    """The schema brought up to date (svc.core.schema), then the plans' limits written from
+    this module, so that a changed limit takes effect at the next start. Returns the
+    migration files applied now."""
+    applied = await migrate(conn)
+    async with conn.transaction():
+        for plan in PLANS.values():
+            await sqlrun.execute(conn, Q.access.plan_upsert, name=plan.name, rank=plan.rank,
+                                 per_minute=plan.per_minute, per_day=plan.per_day)
+    return applied

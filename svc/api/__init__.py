@@ -1,5 +1,5 @@
 """The endpoints, one module per resource. Importing this package imports every module in
-it, which registers their endpoints (svc.endpoint.REGISTRY) in module-name order."""
+it, which registers their endpoints (svc.web.endpoint.REGISTRY) in module-name order."""
 
 import importlib
 import pkgutil

@@ -12,14 +12,13 @@ from typing import Any, Literal
 
 import attrs
 
+from svc.api.players import rate
+from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.params import check_range, discipline_param, param, year_param
 from svc.web.records import DrawMatch, PlayerRef, draw_match_from_row
-from svc.core.sqlfiles import Q
-from svc.api.player_lookup import rate
 
-PLAN = "archive"
 RECORD_TYPES = ("most_titles", "most_finals", "longest_win_streak", "widest_margin", "most_points")
 RECORD_LIMIT_MAX = 100  # a record list is a leaderboard, not an export
 RECORD_LIMIT_DEFAULT = 10
@@ -67,7 +66,7 @@ class RangeParams:
     to: int | None = year_param("Last year, inclusive.")
 
 
-@endpoint("/v1/analysis/seeds", plan=PLAN, summary="How seeds perform", params=RangeParams, returns=SeedAnalysis,
+@endpoint("/v1/analysis/seeds", plan="archive", summary="How seeds perform", params=RangeParams, returns=SeedAnalysis,
           description="Individual draws (team events have no seeds). `seeds`: for each seed, its entries (a seeded "
                       "side in one draw) and the share that reached the semi-final, the final, and won the draw. "
                       "`rounds`: finished matches of a seeded against an unseeded side, round by round, and how "
@@ -110,7 +109,7 @@ class DecidersParams(RangeParams):
     by: str = param("Group by decade or year.", default="decade", enum=("decade", "year"))
 
 
-@endpoint("/v1/analysis/deciders", plan=PLAN, summary="Deciding games, game lengths and extended games over time",
+@endpoint("/v1/analysis/deciders", plan="archive", summary="Deciding games, game lengths and extended games over time",
           params=DecidersParams, returns=DeciderRow, many=True,
           description="Per decade or year, over completed matches (outcome played; walkovers and retirements left "
                       "out): how often a match went to a third game, how often the first-game loser won, points "
@@ -173,7 +172,7 @@ def _player_row(r: Any) -> RecordRow:
                      first_day=r.get("first_day"), last_day=r.get("last_day"))
 
 
-@endpoint("/v1/analysis/records", plan=PLAN, summary="Record lists: titles, finals, win streaks, margins, points",
+@endpoint("/v1/analysis/records", plan="archive", summary="Record lists: titles, finals, win streaks, margins, points",
           params=RecordsParams, returns=RecordRow, many=True, description=RECORDS_DOC)
 async def records(call: Call) -> Answer:
     p = call.p

@@ -6,12 +6,12 @@ from typing import Any
 
 import attrs
 
+from svc.core.errors import invalid, not_found
+from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, endpoint
-from svc.core.errors import invalid, not_found
 from svc.web.params import param
 from svc.web.records import DrawMatch, draw_match_from_row, told_from
-from svc.core.sqlfiles import Q
 
 
 @attrs.frozen

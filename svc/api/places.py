@@ -1,6 +1,6 @@
 """Places of the Archive plan: /v1/countries/{code}, /v1/venues, /v1/venues/{id}, /v1/locations.
 
-Every figure is read from tables built at import (sql/derived/50_archive_places.sql), so each
+Every figure is read from tables built at import (sql/derived/50_place_stats.sql), so each
 answer is one indexed lookup. An edition counts as staged once it has started (editions still
 to come are on /v1/calendar only)."""
 
@@ -11,14 +11,14 @@ from typing import Any
 
 import attrs
 
+from svc.api.players import player_refs
+from svc.api.reference import CountryItem
+from svc.core.errors import invalid, not_found
+from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.core.errors import invalid, not_found
 from svc.web.params import IOC_CODE, Paging, param
 from svc.web.records import PlayerRef, TournamentRef, VenueRef
-from svc.api.player_lookup import player_refs
-from svc.api.reference import CountryItem
-from svc.core.sqlfiles import Q
 
 ELEVATION_DOC = ("metres above sea level: the hall's own where recorded, else its host city's; "
                  "null when neither is known")

@@ -1,9 +1,10 @@
-"""Archive plan, players: /v1/players, /v1/players/{id}, /v1/players/{id}/rankings.
+"""Players: /v1/players, /v1/players/{id}, /v1/players/{id}/rankings, and what every player
+endpoint shares (the path parameter, the 404 for an unknown player, player references, games
+turned to the asked player's side).
 
 Figures come from tables rebuilt at import (player_totals, player_discipline_totals,
 player_career_highs, player_number_ones, player_rankings: sql/derived/10, 60-62), so a
-profile is a handful of indexed lookups in one statement.
-"""
+profile is a handful of indexed lookups in one statement."""
 
 from __future__ import annotations
 
@@ -12,16 +13,56 @@ from typing import Any, Literal
 
 import attrs
 
+from svc.api.rankings import SERVED_FROM
+from svc.core.db import Database
+from svc.core.errors import not_found
+from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.core.errors import not_found
-from svc.web.params import IOC_CODE, Paging, discipline_param, param
+from svc.web.params import IOC_CODE, Paging, discipline_param, param, path_id
 from svc.web.records import Discipline, PlayerRef
-from svc.core.sqlfiles import Q
-from svc.api.player_lookup import PlayerPath
-from svc.api.rankings import SERVED_FROM
 
-PLAN = "archive"
+Result = Literal["W", "L"]
+
+
+@attrs.frozen
+class PlayerPath:
+    id: str = path_id("pl_", "Player id (pl_...).")
+
+
+async def require_player(db: Database, player_id: str) -> Any:
+    """The player's row (id, name, country), or 404."""
+    row = await db.fetchrow(Q.players.one, id=player_id)
+    if row is None:
+        raise not_found(f"no player with id {player_id}")
+    return row
+
+
+def player_ref(p: Any) -> PlayerRef:
+    return PlayerRef(id=p["id"], name=p["name"], country=p["country"])
+
+
+def player_refs(players: list[dict[str, Any]] | None) -> list[PlayerRef]:
+    return [player_ref(p) for p in players or []]
+
+
+def own_games(own: list[int], other: list[int]) -> list[list[int]]:
+    """Game scores with the asked player's points first."""
+    return [[a, b] for a, b in zip(own, other)]
+
+
+def sided_games(g1: list[int], g2: list[int], side: int) -> list[list[int]]:
+    """Game scores of a match seen from `side` (1 or 2)."""
+    return own_games(g1, g2) if side == 1 else own_games(g2, g1)
+
+
+def result(won: bool) -> Result:
+    return "W" if won else "L"
+
+
+def rate(won: int, played: int) -> float | None:
+    """won / played to four places; null when nothing was played (no rate to give)."""
+    return round(won / played, 4) if played else None
 
 
 # -- records ----------------------------------------------------------------------------
@@ -159,7 +200,7 @@ class PlayersParams(Paging):
     gender: str | None = param("M or W.", enum=("M", "W"), upper=True)
 
 
-@endpoint("/v1/players", plan=PLAN, summary="Players, most draw matches first", params=PlayersParams,
+@endpoint("/v1/players", plan="archive", summary="Players, most draw matches first", params=PlayersParams,
           returns=PlayerItem, many=True,
           description="Every player, most draw matches played first (walkovers are not matches played), "
                       "then by id; `q` matches part of a name regardless of accents and capitals. Players "
@@ -171,7 +212,7 @@ async def players(call: Call) -> Page:
     return call.page(rows, _item)
 
 
-@endpoint("/v1/players/{id}", plan=PLAN, summary="One player's profile", params=PlayerPath,
+@endpoint("/v1/players/{id}", plan="archive", summary="One player's profile", params=PlayerPath,
           returns=PlayerProfile,
           description="The list item's figures, the same split by discipline, the best world ranking "
                       "(`career_high`, with the best in each other discipline under `other_events`), time at "
@@ -194,7 +235,7 @@ class PlayerRankingsParams(PlayerPath):
     discipline: str | None = discipline_param()
 
 
-@endpoint("/v1/players/{id}/rankings", plan=PLAN, summary="A player's world ranking history, newest first",
+@endpoint("/v1/players/{id}/rankings", plan="archive", summary="A player's world ranking history, newest first",
           params=PlayerRankingsParams, returns=RankingHistoryRow, many=True,
           description="Every list the player is on, newest first: every list from September 2026 (full lists), "
                       "and the weekly top lists back to 2013 for weeks the player was in them. "

@@ -12,14 +12,13 @@ from typing import Any
 
 import attrs
 
+from svc.core.errors import invalid, not_found
+from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.core.errors import invalid, not_found
 from svc.web.params import Paging, discipline_param, param
 from svc.web.records import Discipline, PlayerRef
-from svc.core.sqlfiles import Q
 
-PLAN = "archive"
 # interface.md: ranking lists are served back to 2013 (weekly top lists before September 2026).
 # An earlier day answers 422 rather than an empty list, so a typo in the year is noticed.
 SERVED_FROM = dt.date(2013, 1, 1)
@@ -75,7 +74,7 @@ class RankingsParams(Paging):
                                  "2013-01-01; the latest list when omitted.")
 
 
-@endpoint("/v1/rankings", plan=PLAN, summary="The world ranking list in force on a day", params=RankingsParams,
+@endpoint("/v1/rankings", plan="archive", summary="The world ranking list in force on a day", params=RankingsParams,
           returns=RankingRow, many=True,
           description="The published world ranking of `discipline` in force on `date` (latest when omitted), by "
                       "rank. `meta.full` is true when the list holds every ranked player (from September 2026) and "
@@ -101,7 +100,7 @@ class NumberOnesParams:
     player: str | None = param("Only this player's reigns (pl_...).", prefix="pl_")
 
 
-@endpoint("/v1/rankings/number-ones", plan=PLAN, summary="Every world number one since 1 October 2009",
+@endpoint("/v1/rankings/number-ones", plan="archive", summary="Every world number one since 1 October 2009",
           params=NumberOnesParams, returns=Reign, many=True,
           description="Every reign at the top of the world ranking since 1 October 2009, by discipline then "
                       "first day. A reign is an unbroken run of weekly lists with the same entry (a player, or a "

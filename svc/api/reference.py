@@ -7,12 +7,12 @@ from typing import Literal
 
 import attrs
 
+from svc.core.errors import invalid
+from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, endpoint
-from svc.core.errors import invalid
 from svc.web.params import LEVELS, param, year_param
 from svc.web.records import VenueRef
-from svc.core.sqlfiles import Q
 
 SLUG = r"^[a-z0-9-]{1,60}$"  # series slugs as /v1/series lists them
 

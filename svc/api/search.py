@@ -6,10 +6,10 @@ import re
 
 import attrs
 
+from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.params import MAX_YEAR, MIN_YEAR, param
-from svc.core.sqlfiles import Q
 
 KINDS = ("player", "tournament", "series", "country", "venue", "city")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d|2100)\b")

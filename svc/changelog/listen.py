@@ -1,4 +1,4 @@
-"""One LISTEN connection per worker, on svc.db's asyncpg loop.
+"""One LISTEN connection per worker, on svc.core.db's asyncpg loop.
 
 asyncpg calls a listener on its own (asyncio) thread; each notification is handed to the
 Trio side with the run's TrioToken, so the callback given here runs in Trio, synchronously.

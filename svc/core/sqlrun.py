@@ -1,4 +1,4 @@
-"""Named statements (svc.sqlfiles) run on one asyncpg connection: inside Database.run() or
+"""Named statements (svc.core.sqlfiles) run on one asyncpg connection: inside Database.run() or
 Database.transaction(), and in the CLI's plain asyncio connections."""
 
 from __future__ import annotations

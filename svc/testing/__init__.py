@@ -1,0 +1,7 @@
+"""Helpers for tests, like trio.testing: never imported by the service itself.
+
+live    running_app: the whole app with chosen components and an httpx client that reads
+        streams as they come (StreamingASGITransport)
+hooks   a reference webhook receiver, an SMTP sink, and SchedulerWatch (wait until the
+        webhook scheduler has nothing left to do before moving the mock clock)
+"""

@@ -1,5 +1,7 @@
-"""An httpx transport that runs an ASGI app in-process and streams its response body, so a
-real SSE client (httpx-sse) can read /v1/live/stream under Trio's mock clock.
+"""The whole app in-process for live tests (running_app), with an httpx transport that
+streams its response body, so a real SSE client (httpx-sse) can read /v1/live/stream under
+Trio's mock clock; a background stream Reader; and publish_changes, which writes changes the
+way the feed does.
 
 (httpx.ASGITransport collects the whole body before returning, which never happens for a
 stream.) Closing the response tells the app the client disconnected; `kill()` on the
@@ -8,10 +10,15 @@ returned stream does the same without a goodbye, as a vanished client would.
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 import httpx
 import trio
+from httpx_sse import aconnect_sse
+
+from svc.assembly import create_app
+from svc.world.feed.publish import publish
 
 CHUNKS_BUFFERED = 1  # body chunks in flight between app and reader: a reader that stops reading stalls the app's send
 
@@ -89,18 +96,13 @@ class StreamingASGITransport(httpx.AsyncBaseTransport):
 
 # -- an app with the live components, for tests ---------------------------------------
 
-from contextlib import asynccontextmanager  # noqa: E402
-
-
 @asynccontextmanager
 async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock: Any = None,
                       step: float = 0.02):
-    """The app (svc.app.create_app) started with `components`, and an httpx client talking to
+    """The app (svc.assembly.create_app) started with `components`, and an httpx client talking to
     it in-process. With `mock_clock`, virtual time stands still while the app starts and
     stops (their timeouts must not fire while a database thread works) and otherwise jumps
     whenever every task has waited `step` real seconds."""
-    from svc.assembly import create_app
-
     app = create_app(db_url, clock=clock, pool_size=4, components=list(components))
     if mock_clock is not None:
         _RUNNING[id(mock_clock)] = _RUNNING.get(id(mock_clock), 0) + 1
@@ -128,3 +130,52 @@ async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock:
 
 
 _RUNNING: dict[int, int] = {}  # apps running per mock clock (several may share one test)
+
+
+# -- reading a stream and writing changes, as a client and the feed do ----------------------
+
+LIVE_SQL = "SELECT id, discipline FROM matches WHERE status = 'live' ORDER BY id"
+
+
+def auth(key: str, **extra: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}", **extra}
+
+
+async def publish_changes(app, match_ids: list[str], kind: str = "score") -> list[int]:
+    service = app.extensions["svc"]
+    seqs = []
+    for mid in match_ids:
+        now = service.clock.now()  # read on the Trio side; the work runs on asyncpg's thread
+        seqs.append(await service.db.transaction(lambda conn, mid=mid, now=now: publish(conn, mid, kind, now)))
+    return seqs
+
+
+class Reader:
+    """Reads one stream in the background, noting each event with the virtual time it came."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[float, object]] = []
+        self.status: int | None = None
+        self.headers: httpx.Headers | None = None
+        self.body: dict | None = None
+        self.opened = trio.Event()
+        self.closed = trio.Event()
+        self.kill = trio.CancelScope()
+
+    async def run(self, client: httpx.AsyncClient, key: str, path: str = "/v1/live/stream", **headers: str) -> None:
+        try:
+            with self.kill:
+                async with aconnect_sse(client, "GET", path, headers=auth(key, **headers)) as source:
+                    self.status, self.headers = source.response.status_code, source.response.headers
+                    if self.status != 200:
+                        self.body = (await source.response.aread()) and source.response.json()
+                        return
+                    self.opened.set()
+                    async for event in source.aiter_sse():
+                        self.events.append((trio.current_time(), event))
+        finally:
+            self.opened.set()
+            self.closed.set()
+
+    def named(self, name: str):
+        return [(t, e) for t, e in self.events if e.event == name]

@@ -1,7 +1,7 @@
 """The Quart-Trio application: the path of one request.
 
 key header -> authorize (one statement: key, plan, limits, counting) -> parameters ->
-handler (named SQL through svc.db) -> attrs records -> JSON bytes {data, meta},
+handler (named SQL through svc.core.db) -> attrs records -> JSON bytes {data, meta},
 with X-RateLimit-* and X-Quota-Remaining on every answer where the key is known.
 """
 

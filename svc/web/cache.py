@@ -1,7 +1,7 @@
 """Ready-made answers: JSON bytes keyed by (endpoint, parameters, plan), valid while the
 data version is unchanged and for at most a few seconds on live-affected endpoints.
 
-The data version moves on every import (svc/derive.py) and arrives with the key check
+The data version moves on every import (svc/world/derived.py) and arrives with the key check
 (the authorize statement), so a hit costs no database round trip beyond the one every
 call makes anyway. Times are read from the service clock (Trio's), so tests can move them.
 """

@@ -82,7 +82,7 @@ class Endpoint:
     # points of a match in play): decided before the call is counted, so a refused call is
     # never counted. Called as `await plan_for(params, db, clock)`; returns a plan name.
     plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None
-    # Seconds an answer may be served again from the answer cache (svc/cache.py) while the
+    # Seconds an answer may be served again from the answer cache (svc/web/cache.py) while the
     # data version holds. None: the default, 30 s, except for Live-plan endpoints (never).
     cache_seconds: float | None = None
     media_type: str = "application/json"  # text/event-stream for the live stream

@@ -2,6 +2,6 @@
 bundle format (one CSV per table + manifest.json) and the importer that loads a bundle."""
 
 from svc.world.generate import SCALES, generate_bundle
-from svc.world.load import generate_and_load, load_bundle
+from svc.world.load import load_bundle
 
-__all__ = ["SCALES", "generate_bundle", "generate_and_load", "load_bundle"]
+__all__ = ["SCALES", "generate_bundle", "load_bundle"]

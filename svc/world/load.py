@@ -7,10 +7,8 @@ from a real feed. Only the tables of sql/schema/002_world.sql are touched; platf
 
 from __future__ import annotations
 
-import datetime as dt
-import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import asyncpg
 
@@ -49,23 +47,3 @@ async def load_bundle(conn: asyncpg.Connection, path: Path, progress: Progress =
         await conn.execute(f"ANALYZE {table}")
     if progress:
         progress("analyze", total, total)
-
-
-async def generate_and_load(url_or_conn: str | asyncpg.Connection, *, scale: str = "demo", seed: int = 1,
-                            as_of: dt.date | None = None, progress: Progress = None) -> dict[str, Any]:
-    """Generate a bundle into a temporary directory and load it; returns the manifest."""
-    from svc.world.generate import generate_bundle
-
-    if as_of is None:
-        as_of = dt.datetime.now(dt.timezone.utc).date()
-    with tempfile.TemporaryDirectory(prefix="world-") as tmp:
-        manifest = generate_bundle(Path(tmp), scale=scale, seed=seed, as_of=as_of, progress=progress)
-        if isinstance(url_or_conn, str):
-            conn = await asyncpg.connect(url_or_conn)
-            try:
-                await load_bundle(conn, Path(tmp), progress)
-            finally:
-                await conn.close()
-        else:
-            await load_bundle(url_or_conn, Path(tmp), progress)
-    return manifest

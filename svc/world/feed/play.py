@@ -8,7 +8,6 @@ replayed from the same state (a restarted feed, a catch-up) plays out the same w
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -126,6 +125,3 @@ def slip(match_id: str, g1: list[int], g2: list[int]) -> tuple[list[int], list[i
             return s1, s2
     return None
 
-
-def logit(x: float) -> float:
-    return math.log(x / (1 - x))

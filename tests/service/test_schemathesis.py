@@ -60,7 +60,7 @@ def test_every_answer_conforms_to_the_description(server, tmp_path):
          # for well-formed values that are not acceptable (a page past the last, `from` after `to`).
          "--checks", "all", "--exclude-checks", "positive_data_acceptance", "--max-examples", str(EXAMPLES), "--seed", "1899", "--generation-deterministic",
          "--header", f"Authorization: Bearer {key}", "--no-color",
-         # a stream stays open ~5 minutes by contract; tests/test_live_* cover it
+         # a stream stays open ~5 minutes by contract; tests/live/ cover it
          "--exclude-path", "/v1/live/stream"],
         capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]

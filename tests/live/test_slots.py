@@ -16,7 +16,7 @@ from svc_live import hub as hub_mod, slots as slots_mod
 from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql
-from test_live_stream import LIVE_SQL, Reader, publish_changes
+from svc.testing.live import LIVE_SQL, Reader, publish_changes
 
 
 def held(db_url: str, key: str | None = None) -> int:

@@ -1,4 +1,4 @@
--- Indexes for the Archive lists of group A (/v1/matches, /v1/tournaments): each list is
+-- Indexes for the newest-first lists (/v1/matches, /v1/tournaments): each list is
 -- ordered newest first, so an index in that order lets a page be read without sorting the
 -- whole table, and a filter on discipline or round keeps the same order.
 CREATE INDEX IF NOT EXISTS matches_newest ON matches (day DESC NULLS LAST, id DESC);

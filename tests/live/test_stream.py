@@ -1,71 +1,21 @@
 """/v1/live and /v1/live/stream on the tiny world, with the hub running and Trio's mock clock.
 
 The stream is read with httpx-sse through an in-process streaming transport
-(svc_live.testing), so virtual time drives heartbeats, the ~5-minute end and leases.
-Changes are written the way the feed writes them (svc_live.changes.publish)."""
+(svc.testing.live), so virtual time drives heartbeats, the ~5-minute end and leases.
+Changes are written the way the feed writes them (svc.world.feed.publish)."""
 
 from __future__ import annotations
 
 
-import httpx
 import pytest
 import trio
-from httpx_sse import aconnect_sse
 
 from svc.core.clock import Clock
 from svc.assembly import hub_component
 from svc_live import stream as stream_mod
-from svc.world.feed.publish import publish
-from svc.testing.live import running_app
+from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
 
 from conftest import NOON, make_key, sql
-
-LIVE_SQL = "SELECT id, discipline FROM matches WHERE status = 'live' ORDER BY id"
-
-
-def auth(key: str, **extra: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}", **extra}
-
-
-async def publish_changes(app, match_ids: list[str], kind: str = "score") -> list[int]:
-    service = app.extensions["svc"]
-    seqs = []
-    for mid in match_ids:
-        now = service.clock.now()  # read on the Trio side; the work runs on asyncpg's thread
-        seqs.append(await service.db.transaction(lambda conn, mid=mid, now=now: publish(conn, mid, kind, now)))
-    return seqs
-
-
-class Reader:
-    """Reads one stream in the background, noting each event with the virtual time it came."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[float, object]] = []
-        self.status: int | None = None
-        self.headers: httpx.Headers | None = None
-        self.body: dict | None = None
-        self.opened = trio.Event()
-        self.closed = trio.Event()
-        self.kill = trio.CancelScope()
-
-    async def run(self, client: httpx.AsyncClient, key: str, path: str = "/v1/live/stream", **headers: str) -> None:
-        try:
-            with self.kill:
-                async with aconnect_sse(client, "GET", path, headers=auth(key, **headers)) as source:
-                    self.status, self.headers = source.response.status_code, source.response.headers
-                    if self.status != 200:
-                        self.body = (await source.response.aread()) and source.response.json()
-                        return
-                    self.opened.set()
-                    async for event in source.aiter_sse():
-                        self.events.append((trio.current_time(), event))
-        finally:
-            self.opened.set()
-            self.closed.set()
-
-    def named(self, name: str):
-        return [(t, e) for t, e in self.events if e.event == name]
-
 
 @pytest.fixture
 async def live_app(db_url, mock_clock):

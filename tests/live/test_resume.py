@@ -13,7 +13,7 @@ from svc_live import stream as stream_mod
 from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql
-from test_live_stream import LIVE_SQL, Reader, publish_changes
+from svc.testing.live import LIVE_SQL, Reader, publish_changes
 
 
 async def wait_for(reader: Reader, n_matches: int) -> None:

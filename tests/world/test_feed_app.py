@@ -13,7 +13,7 @@ from svc.world.feed import feed as feed_mod
 from svc.testing.live import running_app
 
 from conftest import NOON, make_key, sql
-from test_live_stream import Reader
+from svc.testing.live import Reader
 
 
 async def host(db_url, clock, mock_clock, stop: trio.Event, *, task_status=trio.TASK_STATUS_IGNORED):

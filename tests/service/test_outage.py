@@ -14,7 +14,7 @@ from svc.core import pgserver
 from svc.assembly import create_app
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-from svc.core.schema import migrate
+from svc.access.plans import prepare_database
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def own_server():
     async def prepare():
         conn = await connect_asyncio(url)
         try:
-            await migrate(conn)
+            await prepare_database(conn)
         finally:
             await conn.close()
 

@@ -1,0 +1,93 @@
+"""The results feed on the tiny world: /v1/results/yesterday, /v1/results, /v1/fixtures,
+/v1/events/{id}: fields, order, filters, cursors, prices by plan."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+
+from conftest import NOON, make_key, sql, walk
+
+TODAY = NOON.date()
+YESTERDAY = TODAY - dt.timedelta(days=1)
+EVENT_FIELDS = {"id", "tournament", "discipline", "sport_class", "team_event", "round_code", "start", "status",
+                "side1", "side2", "sets", "games", "winner", "outcome", "match", "odds", "duration_min"}
+
+
+async def test_results_yesterday_carry_closing_prices_on_a_free_key(client, free_only, db_url):
+    r = await client.get("/v1/results/yesterday", free_only)
+    events = r.json_body["data"]
+    assert r.json_body["meta"]["date"] == YESTERDAY.isoformat()
+    assert events, "the tiny world has matches finished yesterday"
+    priced = sql(db_url, "SELECT DISTINCT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id "
+                         "WHERE m.day = $1 AND m.status = 'finished'", YESTERDAY)
+    assert {e["id"] for e in events if e["odds"]} == {row["event_id"] for row in priced}
+    for e in events:
+        assert set(e) == EVENT_FIELDS
+        assert e["status"] == "finished" and e["winner"] in (1, 2)
+        if e["odds"]:
+            assert len(e["odds"]["closing"]) == 2 and e["odds"]["bookmakers"] >= 1
+
+
+async def test_results_free_key_covers_yesterday_and_today_only(client, free_only):
+    for day in (TODAY, YESTERDAY):
+        r = await client.get("/v1/results", free_only, date=day.isoformat())
+        assert r.status_code == 200
+        assert all(e["status"] == "finished" for e in r.json_body["data"])
+        assert all(e["odds"] is None for e in r.json_body["data"])  # prices need the Odds plan
+    older = await client.get("/v1/results", free_only, date=(TODAY - dt.timedelta(days=2)).isoformat())
+    assert older.status_code == 403 and older.json_body["error"]["plan"] == "archive"
+
+
+async def test_results_cursor_walk_returns_every_item_once(client, free, db_url):
+    items, meta = await walk(client, free, "/v1/results", 3, date=YESTERDAY.isoformat())
+    ids = [e["id"] for e in items]
+    assert len(ids) == len(set(ids)) == meta["total"]
+    last = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"])
+    assert last.json_body["meta"]["next_cursor"] == ""
+    expected = sql(db_url, "SELECT count(*) AS n FROM matches WHERE status = 'finished' AND day = $1", YESTERDAY)
+    assert meta["total"] == expected[0]["n"]
+    by_page = []
+    for page in range(1, meta["pages"] + 1):
+        by_page += [e["id"] for e in (await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"],
+                                                       page=page)).json_body["data"]]
+    assert by_page == ids
+    past = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"] + 1)
+    assert past.status_code == 422
+
+
+async def test_results_discipline_filter(client, free):
+    r = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), discipline="ws", per_page=200)
+    assert r.status_code == 200
+    assert all(e["discipline"] == "WS" for e in r.json_body["data"])
+
+
+async def test_fixtures_soonest_first_including_matches_under_way(client, free):
+    items, meta = await walk(client, free, "/v1/fixtures", 7)
+    assert len({e["id"] for e in items}) == len(items) == meta["total"]
+    starts = [e["start"] for e in items]
+    assert starts == sorted(starts)
+    assert {e["status"] for e in items} == {"live", "scheduled"}
+    live = [e for e in items if e["status"] == "live"]
+    assert all(e["games"] and e["winner"] is None for e in live)
+
+
+async def test_cursor_is_tied_to_its_filters(client, free):
+    r = await client.get("/v1/fixtures", free, per_page=1)
+    cursor = r.json_body["meta"]["next_cursor"]
+    other = await client.get("/v1/fixtures", free, per_page=1, cursor=cursor, discipline="MS")
+    assert other.status_code == 400 and "cursor" in other.json_body["error"]["message"]
+
+
+async def test_event_by_id_matches_the_feed_and_prices_follow_the_plan(client, free_only, db_url):
+    fixture = (await client.get("/v1/fixtures", free_only, per_page=1)).json_body["data"][0]
+    one = await client.get(f"/v1/events/{fixture['id']}", free_only)
+    assert one.status_code == 200 and one.json_body["data"] == fixture
+    odds_key = make_key(db_url, "odds")
+    with_odds = (await client.get(f"/v1/events/{fixture['id']}", odds_key)).json_body["data"]
+    priced = sql(db_url, "SELECT count(*) AS n FROM odds o JOIN matches m ON m.id = o.match_id "
+                         "WHERE m.event_id = $1 AND o.market = 'winner'", fixture["id"])[0]["n"]
+    assert (with_odds["odds"] is not None) == (priced > 0)
+    if priced:
+        assert with_odds["odds"]["bookmakers"] == priced
+        assert abs(sum(with_odds["odds"]["market_chance"]) - 1) < 0.001
