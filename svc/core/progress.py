@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Callable
+
+# What long steps report as they go: progress(step, done, total); None reports nothing.
+Progress = Callable[[str, int, int], None] | None
 
 
 class ProgressBar:

@@ -8,13 +8,11 @@ from a real feed. Only the tables of sql/schema/002_world.sql are touched; platf
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 import asyncpg
 
+from svc.core.progress import Progress
 from svc.world.bundle import COLUMNS, TABLE_NAMES, BundleError, header_of, read_manifest
-
-Progress = Callable[[str, int, int], None] | None
 
 
 async def load_bundle(conn: asyncpg.Connection, path: Path, progress: Progress = None) -> None:

@@ -6,17 +6,15 @@ from __future__ import annotations
 import datetime as dt
 import tempfile
 from pathlib import Path
-from typing import Callable
 
 import asyncpg
 
-from svc.world import derived as derive
 from svc.core import sqlrun
+from svc.core.progress import Progress
 from svc.core.sqlfiles import Q
+from svc.world import derived as derive
 from svc.world.generate import generate_bundle
 from svc.world.load import load_bundle
-
-Progress = Callable[[str, int, int], None] | None
 
 
 async def import_bundle(conn: asyncpg.Connection, path: Path, progress: Progress = None) -> None:

@@ -20,8 +20,14 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from svc.world import engine
-from svc.world.generate import (ROUND_NAMES, SCALES, Edition, Event, Generator, Match, Player, build_calendar,
-                                odds_rows, priced, series_of, sub_rng, utc_offset)
+from svc.world.generate import timetable
+from svc.world.generate.calendar import Edition, build_calendar, events_of, series_of, utc_offset
+from svc.world.generate.context import Context
+from svc.world.generate.draws import ROUND_NAMES, Event, Match, knockout_draw
+from svc.world.generate.ids import sub_rng
+from svc.world.generate.people import Player
+from svc.world.generate.prices import odds_rows, priced
+from svc.world.generate.scales import SCALES
 
 
 @dataclass
@@ -39,8 +45,8 @@ class Calendar:
     def __init__(self, seed: int, scale: str, now: dt.date | dt.datetime) -> None:
         self.seed = seed
         self.scale = SCALES[scale]
-        self.gen = Generator(None, self.scale, seed, now)
-        self.editions = {ed.id: ed for ed in build_calendar(seed, self.scale, self.gen.as_of, series_of(self.scale))}
+        self.ctx = Context.make(seed, self.scale, now)
+        self.editions = {ed.id: ed for ed in build_calendar(seed, self.scale, self.ctx.as_of, series_of(self.scale))}
         self._warm = False
         self._plans: dict[str, dict[str, Match]] = {}
 
@@ -76,15 +82,15 @@ class Calendar:
         out = Drawn(ed.id)
         if ed.series.team or ed.series.kind == "finals":
             return out
-        gen = self.gen
+        ctx = self.ctx
         if not self._warm:
-            gen.people.warm(self.gen.as_of.year + 1)
+            ctx.people.warm(ctx.as_of.year + 1)
             self._warm = True
         events = []
         first: list[Match] = []
-        for disc, sport_class in gen.events_of(ed):
-            ev = Event(gen, ed, disc, sport_class)
-            drawn = gen.knockout_draw(ev)
+        for disc, sport_class in events_of(ed):
+            ev = Event(ctx, ed, disc, sport_class)
+            drawn = knockout_draw(ctx, ev)
             if drawn is None:
                 continue
             slots, rounds, _entries = drawn
@@ -121,7 +127,7 @@ class Calendar:
         got = self._plans.get(ed_id)
         if got is None:
             ed = self.editions.get(ed_id)
-            got = {} if ed is None or ed.start is None else self.gen.timetable(ed, events)
+            got = {} if ed is None or ed.start is None else timetable.timetable(self.ctx, ed, events)
             self._plans[ed_id] = got
         return got
 

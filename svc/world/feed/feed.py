@@ -32,19 +32,20 @@ from typing import Any, AsyncIterator
 import asyncpg
 import trio
 
+from svc.core import sqlrun
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
 from svc.core.sqlfiles import Q
 from svc.web.service import Service
 from svc.world import engine
-from svc.world.generate import (NEXT_ROUND_GAP, ROUND_NAMES, make_id, on_five, rounds_of, sub_rng,
-                                world_now as generator_now)
-
 from svc.world.feed import play
-from svc.core import sqlrun
-
-from svc.world.feed.publish import publish
 from svc.world.feed.editions import Calendar
+from svc.world.feed.publish import publish
+from svc.world.generate.context import world_now as generator_now
+from svc.world.generate.draws import ROUND_NAMES, rounds_of
+from svc.world.generate.ids import make_id, sub_rng
+from svc.world.generate.prices import IN_PLAY, prices
+from svc.world.generate.timetable import NEXT_ROUND_GAP, on_five
 
 log = logging.getLogger("svc.world.feed")
 
@@ -158,7 +159,7 @@ class Feed:
         cal = self.calendar
         if cal is None:
             return
-        due = await self.db.fetch(Q.feed.editions_due, from_day=cal.gen.as_of,
+        due = await self.db.fetch(Q.feed.editions_due, from_day=cal.ctx.as_of,
                                   to_day=(t + dt.timedelta(days=1)).date())
         for row in due:
             ed = cal.to_draw(row["id"])
@@ -246,7 +247,7 @@ class Feed:
         books = await sqlrun.fetch(conn, Q.feed.margins, match_id=match_id)
         if not books:
             return
-        quotes = [play.prices(chance, b["margin"]) for b in books]
+        quotes = [prices(chance, b["margin"], IN_PLAY) for b in books]
         await sqlrun.fetch(conn, Q.feed.prices, match_id=match_id, books=[b["bookmaker"] for b in books],
                   price1=[q[0] for q in quotes], price2=[q[1] for q in quotes], at=now)
 
@@ -300,7 +301,7 @@ class Feed:
             s = (await sqlrun.fetch(conn, Q.feed.strengths, side1=list(sides[0][0]), side2=list(sides[1][0])))[0]
             p1 = engine.rally_chance(s["s1"] or 0.0, s["s2"] or 0.0)
             chance = play.match_chance(play.Play(new[0]["id"], [], [], 1, 0, 0, start), p1)
-            quotes = [play.prices(chance, b["margin"]) for b in books]
+            quotes = [prices(chance, b["margin"], IN_PLAY) for b in books]
             await sqlrun.fetch(conn, Q.feed.odds_insert, match_id=new[0]["id"], books=[b["bookmaker"] for b in books],
                       price1=[q[0] for q in quotes], price2=[q[1] for q in quotes])
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from svc.world import engine
-from svc.world.generate import sub_rng
+from svc.world.generate.ids import sub_rng
 
 RALLY_S = (22.0, 44.0)   # seconds from one rally to the next: ~33 s, as the generator's durations
 GAME_BREAK_S = 90.0      # interval between games (the laws allow 120 s; play resumes a little sooner)
@@ -100,12 +100,6 @@ def match_chance(st: Play, p1: float) -> float:
     if (w1, w2) == (0, 1):
         return now * g
     return now * (g + (1 - g) * g) + (1 - now) * g * g
-
-
-def prices(chance: float, margin: float) -> tuple[float, float]:
-    """Decimal prices for side 1 and side 2 with the bookmaker's margin (1.01 at the shortest)."""
-    c = min(0.985, max(0.015, chance))
-    return (max(1.01, round(1 / (c * (1 + margin)), 2)), max(1.01, round(1 / ((1 - c) * (1 + margin)), 2)))
 
 
 def slip(match_id: str, g1: list[int], g2: list[int]) -> tuple[list[int], list[int]] | None:

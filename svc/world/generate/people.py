@@ -1,0 +1,178 @@
+"""Players: birth cohorts whose strength rises, peaks and falls with age, nations strong by
+era, and doubles partnerships that persist and break; names by the nation's style."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from svc.world import facts
+from svc.world.generate.ids import make_id, slugify, sub_rng
+from svc.world.generate.scales import Scale
+
+FIRST_SEASON = 1895        # partnerships are formed from here on
+
+
+class Player:
+    __slots__ = ("idx", "id", "name", "gender", "country", "born_year", "born", "hand", "height", "coach",
+                 "sport_class", "peak", "start_age", "end_age", "kind", "used")
+
+    def strength(self, year: int) -> float:
+        """Strength in `year`: rises to a peak at about 26-27, then falls."""
+        age = year - self.born_year
+        return self.peak - 1.6 * (age - 26.5) ** 2
+
+    def row(self) -> tuple:
+        """The players row (strength: the peak, as stored)."""
+        return (self.id, self.name, slugify(self.name), self.country, self.gender, self.born, self.hand, self.height,
+                self.coach, self.sport_class, round(self.peak, 1))
+
+
+class People:
+    """Birth cohorts of players, created lazily and deterministically per (kind, gender, year)."""
+
+    def __init__(self, seed: int, scale: Scale):
+        self.seed = seed
+        self.scale = scale
+        self.cohorts: dict[tuple[str, str, int], list[Player]] = {}
+        self.all: list[Player] = []
+        self._active: dict[tuple[str, str, int], list[Player]] = {}
+        self._pairs: dict[tuple[str, int], list[tuple[Player, Player]]] = {}
+
+    def cohort(self, kind: str, gender: str, year: int) -> list[Player]:
+        key = (kind, gender, year)
+        got = self.cohorts.get(key)
+        if got is not None:
+            return got
+        rng = sub_rng(self.seed, "cohort", kind, gender, year)
+        base = self.scale.para_cohort if kind == "para" else self.scale.cohort
+        # fewer players in the early decades, the full count once the sport spread (1960s on)
+        size = max(2, round(base * (0.5 if year < 1930 else 0.7 if year < 1955 else 1.0)))
+        if kind == "para" and year < 1950:
+            size = 0
+        nations = facts.nation_strengths(year + 22)
+        weights = [0.25 + 2.0 * s for _c, s in nations]
+        out = []
+        for i in range(size):
+            nation, nstrength = rng.choices(nations, weights)[0]
+            p = Player()
+            p.idx = len(self.all)
+            p.id = make_id("pl_", self.seed, kind, gender, year, i)
+            p.gender = gender
+            p.country = nation
+            p.born_year = year
+            p.name = person_name(rng, nation, gender)
+            p.born = None if year < 1925 and rng.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rng.randrange(365))
+            p.hand = None if year < 1935 and rng.random() < 0.4 else ("left" if rng.random() < 0.15 else "right")
+            p.height = None if year < 1950 or rng.random() < 0.1 else round(rng.gauss(181 if gender == "M" else 168, 6))
+            p.coach = None
+            if year >= 1950 and rng.random() < 0.4:
+                p.coach = ", ".join(person_name(rng, nation, "M") for _ in range(rng.choice((1, 1, 2))))
+            p.sport_class = rng.choice(facts.SPORT_CLASSES) if kind == "para" else None
+            p.peak = 1000.0 + 260.0 * nstrength + rng.gauss(0, 55)
+            p.start_age = rng.choice((16, 17, 17, 18, 19))
+            p.end_age = rng.choice((26, 28, 29, 30, 31, 32, 33, 35))
+            if kind == "para":
+                p.start_age, p.end_age = 18, rng.choice((35, 40, 45))
+            # speciality: singles, doubles or both (doubles players also play mixed)
+            p.kind = kind if kind == "para" else rng.choices(("S", "D", "B"), (0.45, 0.4, 0.15))[0]
+            p.used = False
+            out.append(p)
+            self.all.append(p)
+        self.cohorts[key] = out
+        return out
+
+    def warm(self, last_year: int) -> None:
+        """Creates every cohort that plays up to `last_year`, oldest first. Players are numbered
+        (`idx`) in the order their cohorts are made, and a few choices break ties by that number;
+        the live feed warms a fresh People this way so that its draws never depend on which
+        editions it happened to draw before (the generator makes cohorts as its calendar needs them)."""
+        for year in range(FIRST_SEASON - 46, last_year - 13):
+            for kind in ("senior", "para"):
+                for gender in ("M", "W"):
+                    self.cohort(kind, gender, year)
+
+    def active(self, kind: str, gender: str, year: int) -> list[Player]:
+        """Players of `kind` (senior/para/junior) and gender playing in `year`, by strength."""
+        key = (kind, gender, year)
+        got = self._active.get(key)
+        if got is not None:
+            return got
+        out = []
+        if kind == "junior":
+            for born in range(year - 18, year - 14):
+                out.extend(self.cohort("senior", gender, born))
+        else:
+            ck = "para" if kind == "para" else "senior"
+            for born in range(year - 46, year - 15):
+                for p in self.cohort(ck, gender, born):
+                    if p.start_age <= year - born <= p.end_age:
+                        out.append(p)
+        out.sort(key=lambda p: (-p.strength(year), p.idx))
+        self._active[key] = out
+        return out
+
+    def pairs(self, disc: str, year: int) -> list[tuple[Player, Player]]:
+        """The doubles partnerships of `year`: last year's persist (~75 %), the rest re-form."""
+        key = (disc, year)
+        got = self._pairs.get(key)
+        if got is not None:
+            return got
+        rng = sub_rng(self.seed, "pairs", disc, year)
+        g1, g2 = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[disc]
+        pool1 = [p for p in self.active("senior", g1, year) if p.kind in "DB"]
+        pool2 = pool1 if g1 == g2 else [p for p in self.active("senior", g2, year) if p.kind in "DB"]
+        ok1 = {p.idx for p in pool1}
+        ok2 = {p.idx for p in pool2}
+        taken: set[int] = set()
+        pairs = []
+        # last year's partnerships first (computed on demand, back to the first season)
+        prev = self.pairs(disc, year - 1) if year > FIRST_SEASON else []
+        for a, b in prev:
+            if a.idx in ok1 and b.idx in ok2 and a.idx not in taken and b.idx not in taken and rng.random() < 0.75:
+                pairs.append((a, b))
+                taken.update((a.idx, b.idx))
+        # new partnerships inside each nation, strongest with strongest
+        by_nation1: dict[str, list[Player]] = {}
+        by_nation2: dict[str, list[Player]] = {}
+        for p in pool1:
+            if p.idx not in taken:
+                by_nation1.setdefault(p.country, []).append(p)
+        for p in pool2:
+            if p.idx not in taken:
+                by_nation2.setdefault(p.country, []).append(p)
+        left1: list[Player] = []
+        left2: list[Player] = []
+        for nation in sorted(by_nation1):
+            a_list = by_nation1[nation]
+            if g1 == g2:
+                for i in range(0, len(a_list) - 1, 2):
+                    pairs.append((a_list[i], a_list[i + 1]))
+                left1.extend(a_list[len(a_list) - len(a_list) % 2:])
+            else:
+                b_list = by_nation2.get(nation, [])
+                pairs.extend(zip(a_list, b_list))
+                left1.extend(a_list[len(b_list):])
+                left2.extend(b_list[len(a_list):])
+        for nation in sorted(set(by_nation2) - set(by_nation1)):
+            left2.extend(by_nation2[nation])
+        # players without a partner at home pair across nations (as many did in small nations)
+        left1.sort(key=lambda p: p.idx)
+        left2.sort(key=lambda p: p.idx)
+        if g1 == g2:
+            pairs.extend((left1[i], left1[i + 1]) for i in range(0, len(left1) - 1, 2))
+        else:
+            pairs.extend(zip(left1, left2))
+        pairs.sort(key=lambda ab: (-(ab[0].strength(year) + ab[1].strength(year)), ab[0].idx))
+        self._pairs[key] = pairs
+        return pairs
+
+
+def person_name(rng: random.Random, nation: str, gender: str) -> str:
+    style = facts.COUNTRY_STYLE[nation]
+    men, women, families = facts.NAMES[style]
+    given = rng.choice(men if gender == "M" else women)
+    family = rng.choice(families)
+    if style in ("cn", "kr", "vn"):
+        return f"{family} {given}"
+    return f"{given} {family}"

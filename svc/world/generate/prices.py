@@ -1,0 +1,94 @@
+"""Bookmaker prices: which editions are priced, opening and closing prices of several
+bookmakers for the match-winner, handicap and total markets, and the one function that turns
+a chance into a pair of decimal prices -- before a match and in play alike."""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+
+from svc.world import engine
+from svc.world.generate.calendar import BIG_TIERS, Edition
+from svc.world.generate.draws import Match
+from svc.world.generate.scales import Scale
+
+BOOKMAKERS = ("Northbet", "Shuttlebook", "Feather & Co", "Smashline", "Netcord Bet", "Drop Shot")
+ODDS_FROM = 2005
+
+
+def priced(ed: Edition, scale: Scale) -> bool:
+    """Whether the bookmakers price this edition's matches."""
+    return (ed.play_year >= ODDS_FROM and not ed.series.para and not ed.series.team
+            and ed.series.level == "senior"
+            and (not scale.odds_tiers_only or ed.tier in BIG_TIERS
+                 or ed.series.kind in ("worlds", "olympics") or ed.state != "past"))
+
+
+def game_chance(point_p1: float, rules: engine.Rules) -> float:
+    return _game_chance(rules, min(engine._BUCKETS - 1, max(1, round(point_p1 * engine._BUCKETS))))
+
+
+@lru_cache(maxsize=4096)
+def _game_chance(rules: engine.Rules, bucket: int) -> float:
+    """Side 1's chance to win a game, from the engine's exact score distribution."""
+    cum, scores = engine._outcomes(rules, bucket, engine.SET_CHANCE)
+    prev = 0.0
+    total = 0.0
+    for c, (a, b) in zip(cum, scores):
+        if a > b:
+            total += c - prev
+        prev = c
+    return total
+
+
+# The chances a bookmaker quotes within: before a match no price is shorter than about 1.02
+# (1 / (0.91 * 1.08) at an 8 % margin); in play a decided match still quotes 1.01 and the long
+# side's price grows with the lead.
+PRE_MATCH = (0.09, 0.91)
+IN_PLAY = (0.015, 0.985)
+SHORTEST = 1.01  # no bookmaker pays less than one cent on the unit
+
+
+def prices(chance: float, margin: float, bounds: tuple[float, float] = PRE_MATCH) -> tuple[float, float]:
+    """Decimal prices of side 1 and side 2 for side 1's `chance` (held within `bounds`), with
+    1/price1 + 1/price2 = 1 + margin before rounding to cents."""
+    c = min(bounds[1], max(bounds[0], chance))
+    return (max(SHORTEST, round(1 / (c * (1 + margin)), 2)), max(SHORTEST, round(1 / ((1 - c) * (1 + margin)), 2)))
+
+
+def odds_rows(rng: random.Random, m: Match) -> list[tuple]:
+    """Opening and closing prices of every bookmaker for the winner market, and line markets for two."""
+    pg = game_chance(engine.point_share(m.p1, m.rules), m.rules)
+    truth = pg * pg * (3 - 2 * pg)
+    logit = math.log(truth / (1 - truth)) if 0 < truth < 1 else (8 if truth >= 1 else -8)
+    settled = m.status == "finished"
+    open_view = logit + rng.gauss(0, 0.35)
+    close_view = logit + rng.gauss(0, 0.12) if settled else open_view
+    sig = lambda x: 1 / (1 + math.exp(-x))
+    rows = []
+    points_per_game = 36.0 if m.rules.rally_point else 24.0
+    exp_games = 2 + 2 * pg * (1 - pg)
+    for b_i, book in enumerate(BOOKMAKERS[:5]):
+        margin = rng.uniform(0.03, 0.08)
+        o = prices(sig(open_view + rng.gauss(0, 0.05)), margin)
+        c = prices(sig(close_view + rng.gauss(0, 0.03)), margin) if settled else o
+        rows.append((m.id, book, "winner", None, o[0], o[1], c[0], c[1]))
+        if b_i >= 2:
+            continue
+        fav1 = truth >= 0.5
+        line_games = -1.5 if fav1 else 1.5
+        cover_games = pg * pg if fav1 else 1 - (1 - pg) ** 2
+        over_games = 2 * pg * (1 - pg)
+        diff = (2 * engine.point_share(m.p1, m.rules) - 1) * points_per_game * exp_games
+        line_points = math.floor(-diff) + 0.5
+        cover_points = sig((diff + line_points) / 6.0)
+        total = points_per_game * exp_games
+        line_total = math.floor(total) + 0.5
+        over_points = sig((total - line_total) / 8.0 + rng.gauss(0, 0.05))
+        for market, line, chance in (("handicap_games", line_games, cover_games), ("handicap_points", line_points, cover_points),
+                                     ("total_games", 2.5, over_games), ("total_points", line_total, over_points)):
+            o = prices(chance + rng.gauss(0, 0.03), margin)
+            c = prices(chance + rng.gauss(0, 0.01), margin) if settled else o
+            rows.append((m.id, book, market, line, o[0], o[1], c[0], c[1]))
+    return rows
