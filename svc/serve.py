@@ -32,7 +32,7 @@ async def _prepare(database_url: str, settings: Settings) -> dict[str, str]:
             print("empty database: generating the demo world (once)", file=sys.stderr)
             bar = ProgressBar()
             try:
-                await generate_world(conn, scale=os.environ.get("SVC_SCALE", "demo"), seed=DEMO_SEED,
+                await generate_world(conn, scale=settings.scale, seed=DEMO_SEED,
                                      as_of=dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0),
                                      progress=bar)
             finally:

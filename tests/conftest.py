@@ -12,6 +12,7 @@ import datetime as dt
 import itertools
 import os
 import tempfile
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -155,13 +156,27 @@ class Client:
         return response
 
 
-@pytest.fixture
-async def client(db_url):
+@asynccontextmanager
+async def app_client(db_url: str, *, cache: bool):
     from svc.assembly import create_app
 
-    app = create_app(db_url, clock=Clock(start=NOON), pool_size=4)
+    app = create_app(db_url, clock=Clock(start=NOON), pool_size=4, cache=cache)
     async with app.test_app() as test_app:
         yield Client(test_app.test_client())
+
+
+@pytest.fixture
+async def client(db_url):
+    """The app in-process on Trio's clock, without the answer cache: every answer from SQL."""
+    async with app_client(db_url, cache=False) as c:
+        yield c
+
+
+@pytest.fixture
+async def cached_client(db_url):
+    """Like `client`, with the answer cache on, as `serve` runs."""
+    async with app_client(db_url, cache=True) as c:
+        yield c
 
 
 WALK_MAX_PAGES = 20  # a walk stays within any plan's calls a minute, at any scale

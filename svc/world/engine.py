@@ -1,7 +1,7 @@
 """The match engine: scoring rules by era, rally-by-rally play and a fast whole-game sampler.
 
 Pure functions over a `random.Random` handed in by the caller, so the generator (which needs
-determinism) and the live feed share it (svc_live/play.py plays a match in real time, one rally
+determinism) and the live feed share it (svc/world/feed/play.py plays a match in real time, one rally
 at a time, each rally's randomness named by the match and the rally, with these rules and chances).
 
 Scoring eras (world-facts "Scoring by era"; best of three games throughout):

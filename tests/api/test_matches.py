@@ -1,12 +1,10 @@
-"""Archive matches on the tiny world: /v1/matches, /v1/matches/{id}, /v1/events/{id}/points."""
+"""Archive matches on the tiny world: /v1/matches, /v1/matches/{id}."""
 
 from __future__ import annotations
 
 import pytest
 
 from conftest import make_key, sql, walk
-
-
 
 
 @pytest.fixture
@@ -108,77 +106,3 @@ async def test_one_match_is_the_list_item(client, key):
     assert one.status_code == 200 and one.json_body["data"] == item
     event = await client.get(f"/v1/events/{item['event']}", key)
     assert event.json_body["data"]["match"] == item["id"]
-
-
-# -- /v1/events/{id}/points --------------------------------------------------------------
-async def test_points_add_up_to_the_score(client, key, db_url):
-    m = sql(db_url, "SELECT m.id, m.event_id, m.g1, m.g2 FROM matches m WHERE m.status = 'finished' "
-                    "AND m.outcome = 'played' AND EXISTS (SELECT 1 FROM rallies r WHERE r.match_id = m.id) "
-                    "ORDER BY m.id LIMIT 1")[0]
-    r = await client.get(f"/v1/events/{m['event_id']}/points", key)
-    assert r.status_code == 200
-    games, meta = r.json_body["data"], r.json_body["meta"]
-    assert [g["score"] for g in games] == [[a, b] for a, b in zip(m["g1"], m["g2"])]
-    for g in games:
-        assert [x["rally"] for x in g["rallies"]] == list(range(1, len(g["rallies"]) + 1))
-        assert g["rallies"][-1]["score"] == g["score"]
-        assert all(x["winner"] in (1, 2) and x["server"] in (1, 2) for x in g["rallies"])
-    s1, s2 = meta["sides"]
-    assert s1["points"] == sum(m["g1"]) and s2["points"] == sum(m["g2"])
-    for s in (s1, s2):
-        assert s["won_on_serve"] + s["won_against_serve"] == s["points"]
-        assert 1 <= s["longest_run"] <= max(g["score"][s["side"] - 1] for g in games)
-    won_serving = sum(1 for g in games for x in g["rallies"] if x["winner"] == x["server"] == 1)
-    assert s1["won_on_serve"] == won_serving  # rally point: every rally won is a point
-    by_match = await client.get(f"/v1/events/{m['id']}/points", key)
-    assert by_match.json_body == r.json_body
-
-
-async def test_points_of_a_match_in_play_need_the_live_plan(client, key, db_url):
-    live = sql(db_url, "SELECT event_id FROM matches WHERE status = 'live' ORDER BY id LIMIT 1")[0]["event_id"]
-    refused = await client.get(f"/v1/events/{live}/points", key)
-    assert refused.status_code == 403 and refused.json_body["error"]["plan"] == "live"
-    assert (await client.get("/v1/usage", key)).json_body["data"]["calls_today"] == 0  # a refusal is not counted
-    live_key = make_key(db_url, "live")
-    r = await client.get(f"/v1/events/{live}/points", live_key)
-    assert r.status_code == 200 and r.json_body["meta"]["status"] == "live" and r.json_body["data"]
-    finished = sql(db_url, "SELECT event_id FROM matches WHERE status = 'finished' ORDER BY id LIMIT 1")[0]["event_id"]
-    assert (await client.get(f"/v1/events/{finished}/points", key)).status_code == 200
-
-
-async def test_points_of_a_match_without_rallies_is_an_empty_list_with_a_note(client, key, db_url):
-    old = sql(db_url, "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND NOT EXISTS "
-                      "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC NULLS LAST LIMIT 1")
-    r = await client.get(f"/v1/events/{old[0]['event_id']}/points", key)
-    assert r.status_code == 200
-    assert r.json_body["data"] == [] and r.json_body["meta"]["note"] and r.json_body["meta"]["sides"] is None
-
-
-# -- time: answers about a match in play are not kept long -----------------------------
-@pytest.fixture
-async def cached_client(db_url):
-    from conftest import NOON, Client
-
-    from svc.assembly import create_app
-    from svc.core.clock import Clock
-
-    app = create_app(db_url, clock=Clock(start=NOON), pool_size=2, cache=True)
-    async with app.test_app() as test_app:
-        yield Client(test_app.test_client())
-
-
-async def test_points_of_a_match_in_play_show_a_new_rally_within_seconds(cached_client, db_url, mock_clock):
-    live_key = make_key(db_url, "live")
-    m = sql(db_url, "SELECT m.id, m.event_id FROM matches m WHERE m.status = 'live' AND EXISTS "
-                    "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.id LIMIT 1")[0]
-    first = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
-    last = sql(db_url, "SELECT game, rally, score1, score2 FROM rallies WHERE match_id = $1 "
-                       "ORDER BY game DESC, rally DESC LIMIT 1", m["id"])[0]
-    sql(db_url, "INSERT INTO rallies VALUES ($1, $2, $3, 1, 1, $4, $5)", m["id"], last["game"], last["rally"] + 1,
-        last["score1"] + 1, last["score2"])
-    again = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
-    assert again == first  # within the answer's short lifetime
-    mock_clock.jump(3)
-    fresh = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
-    assert fresh["data"][-1]["rallies"][-1]["score"] == [last["score1"] + 1, last["score2"]]
-    assert fresh["meta"]["sides"][0]["points"] == first["meta"]["sides"][0]["points"] + 1

@@ -3,22 +3,10 @@ see their own answers, and new data shows after an import or once the time-to-li
 
 from __future__ import annotations
 
-import pytest
 
-from conftest import NOON, make_key, run, sql
+from conftest import make_key, run, sql
 from svc.world import derived as derive
-from svc.assembly import create_app
-from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-
-
-@pytest.fixture
-async def cached_client(db_url):
-    from conftest import Client
-
-    app = create_app(db_url, clock=Clock(start=NOON), pool_size=2, cache=True)
-    async with app.test_app() as test_app:
-        yield Client(test_app.test_client())
 
 
 def rename_series(db_url: str, name: str) -> None:

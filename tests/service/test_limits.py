@@ -58,18 +58,6 @@ async def test_free_day_quota_resets_at_midnight_utc(client, db_url, mock_clock)
     assert month_calls == (51 if midnight.month == NOON.month else 1)
 
 
-async def test_usage_is_never_counted(client, db_url, mock_clock):
-    key = make_key(db_url, "free")
-    for _ in range(15):
-        r = await client.get("/v1/usage", key)
-        assert r.status_code == 200
-    data = r.json_body["data"]
-    assert data["plan"] == "free"
-    assert data["calls_today"] == 0 and data["calls_this_minute"] == 0
-    assert data["limits"] == {"per_minute": 10, "per_day": 50}
-    assert r.headers["X-RateLimit-Remaining"] == "10"
-
-
 async def test_eleven_calls_at_once_exactly_ten_answered(client, db_url, mock_clock):
     key = make_key(db_url, "free")
     statuses: list[int] = []

@@ -14,7 +14,7 @@ result.corrected) and the NOTIFY. A finished match schedules the next round's ma
 both of its feeders are done (ids as the generator makes them), at its planned time in the
 edition's timetable (rounds keep to their days) or 30 minutes after the later feeder,
 whichever is later. Editions that start after the world's as-of moment are drawn by the
-generator's code (svc_live/editions.py) at local midnight of their first day; an edition is
+generator's pieces (svc/world/feed/editions.py) at local midnight of their first day; an edition is
 recorded finished (live_feed_editions) when its last match ends.
 
 The feed starts from the world's "now" (world_meta `now`, the moment it was generated; noon
