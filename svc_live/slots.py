@@ -76,6 +76,4 @@ class Slots:
                          conn: asyncpg.Connection | None = None) -> list[asyncpg.Record]:
         """Renew the leases of `holders` in one statement; the rows of those still held (holder).
         On `conn` (the hub's own connection) when given, else through the pool."""
-        if conn is not None:
-            return await self.db.fetch_on(conn, Q.live.slot_renew_many, holders=holders, expires_at=expires_at)
-        return await self.db.fetch(Q.live.slot_renew_many, holders=holders, expires_at=expires_at)
+        return await self.db.fetch_on(conn, Q.live.slot_renew_many, holders=holders, expires_at=expires_at)

@@ -262,7 +262,7 @@ _RANK_TO_ROUND = {i + 1: code for i, code in enumerate(ROUND_CODES) if code != "
 
 
 def schedule_rows(rows: list[Any]) -> list[ScheduleRow]:
-    """Rows of sub-schedule (oldest first) with rest, back-to-back and week runs; oldest first."""
+    """Rows of Q.player_history.schedule (oldest first) with rest, back-to-back and week runs; oldest first."""
     out: list[ScheduleRow] = []
     prev_end: dt.date | None = None
     run = 0

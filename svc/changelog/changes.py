@@ -60,9 +60,7 @@ async def changes_after(db: Database, after: int, limit: int,
                         conn: asyncpg.Connection | None = None) -> list[asyncpg.Record]:
     """Changes after seq `after` in order, at most `limit` (seq, match_id, discipline, kind,
     created_at, data: the payload as JSON text); on `conn` (a Database.dedicated one) when given."""
-    if conn is not None:
-        return await db.fetch_on(conn, Q.changelog.changes_after, after=after, limit=limit)
-    return await db.fetch(Q.changelog.changes_after, after=after, limit=limit)
+    return await db.fetch_on(conn, Q.changelog.changes_after, after=after, limit=limit)
 
 
 async def oldest_after(db: Database, after: int) -> dt.datetime | None:

@@ -184,7 +184,10 @@ class Database:
                 except Exception:  # closing is best effort; the server drops it anyway
                     conn.terminate()
 
-    async def fetch_on(self, conn: asyncpg.Connection, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
-        """One named statement on a `dedicated` connection."""
+    async def fetch_on(self, conn: asyncpg.Connection | None, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
+        """One named statement on a `dedicated` connection; through the pool when `conn` is None
+        (the dedicated one is down)."""
+        if conn is None:
+            return await self.fetch(stmt, **params)
         args = stmt.args(params)
         return await self._call(lambda: conn.fetch(stmt.sql, *args))
