@@ -9,12 +9,10 @@ import sys
 from pathlib import Path
 
 from svc.access import keys
+from svc.access.plans import PLAN_NAMES, prepare_database
 from svc.core import pgserver
-from svc.core.settings import Settings
 from svc.core.db import connect_asyncio
-from svc.access.plans import PLAN_NAMES
-from svc.access.plans import prepare_database
-
+from svc.core.settings import Settings
 from svc.serve import DEMO_SEED  # noqa: E402  (one seed for serve and world)
 from svc_hooks.cli import add_subcommands as add_hooks_subcommands  # noqa: E402
 
@@ -46,6 +44,8 @@ async def cmd_world(args, settings: Settings) -> int:
     from svc.core.progress import ProgressBar
     from svc.world.replace import generate_world
 
+    if args.source == "bwf":
+        return await _real_world(args, settings)
     conn = await _connect(settings)
     bar = ProgressBar()
     try:
@@ -57,6 +57,24 @@ async def cmd_world(args, settings: Settings) -> int:
         await conn.close()
     rows = sum(t["rows"] for t in manifest["tables"].values()) if isinstance(manifest.get("tables"), dict) else "?"
     print(f"world loaded: scale {args.scale}, seed {args.seed}, as of {as_of}, {rows} rows", file=sys.stderr)
+    return 0
+
+
+async def _real_world(args, settings: Settings) -> int:
+    from svc.core.progress import ProgressBar
+    from svc.world.replace import load_bwf_world
+
+    conn = await _connect(settings)
+    bar = ProgressBar()
+    try:
+        _manifest, report = await load_bwf_world(conn, source=Path(args.source_dir) if args.source_dir else None,
+                                                 progress=bar)
+    finally:
+        bar.close()
+        await conn.close()
+    print("real world loaded (public BWF data); import report:", file=sys.stderr)
+    for line in report.lines():
+        print("  " + line, file=sys.stderr)
     return 0
 
 
@@ -133,10 +151,18 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--live-speed", type=float, default=1.0, help="play the live world faster (demos, tests)")
+    s.add_argument("--world", choices=("demo", "bwf"), default="demo",
+                   help="the world to load when the database is empty or holds another: the generated demo "
+                        "world, or bwf, the real one from the public BWF files")
     s.set_defaults(func=cmd_serve)
 
     w = sub.add_parser("world", help="generate and load a world, replacing the data (not keys or accounts)")
     w.add_argument("--scale", choices=("tiny", "demo", "full"), default="demo")
+    w.add_argument("--source", choices=("generated", "bwf"), default="generated",
+                   help="bwf: the real world from the public BWF files shipped with the service (2018-2020 "
+                        "World Tour matches, 2022-2025 rankings) instead of a generated one")
+    w.add_argument("--from", dest="source_dir", default=None,
+                   help="with --source bwf: a folder holding bwf-world-tour/ and bwf-world-ranking/ (default: the shipped copy)")
     w.add_argument("--seed", type=int, default=DEMO_SEED)
     w.add_argument("--as-of", type=_moment, default=None,
                    help="YYYY-MM-DD (as of noon UTC that day) or YYYY-MM-DDTHH:MM (UTC); default now")

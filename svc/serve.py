@@ -13,22 +13,35 @@ from hypercorn.config import Config
 from hypercorn.run import run
 
 from svc.access import keys
-from svc.core.settings import Settings
+from svc.access.plans import PLAN_NAMES, prepare_database
 from svc.core.db import connect_asyncio
-from svc.access.plans import PLAN_NAMES
-from svc.access.plans import prepare_database
+from svc.core.settings import Settings
 
 DEMO_SEED = 1899  # the demo world's seed: the year the All England began
 
 
-async def _prepare(database_url: str, settings: Settings) -> dict[str, str]:
+async def _prepare(database_url: str, settings: Settings, world: str) -> dict[str, str]:
+    """The schema, the world asked for, the demo keys. `demo`: generated into an empty database
+    only (a database holding another world keeps it); `bwf`: the real world, loaded into an
+    empty database or one holding another world."""
     from svc.core.progress import ProgressBar
-    from svc.world.replace import generate_world, world_is_empty
+    from svc.world.replace import generate_world, load_bwf_world, world_source
 
     conn = await connect_asyncio(database_url)
     try:
         await prepare_database(conn)
-        if await world_is_empty(conn):
+        held = await world_source(conn)
+        if world == "bwf" and held != "bwf":
+            print(f"{'empty database' if held is None else f'the database holds the {held} world'}: "
+                  "loading the real world from the public BWF files (once)", file=sys.stderr)
+            bar = ProgressBar()
+            try:
+                _manifest, report = await load_bwf_world(conn, progress=bar)
+            finally:
+                bar.close()
+            for line in report.lines()[:20]:
+                print("  " + line, file=sys.stderr)
+        elif held is None:
             print("empty database: generating the demo world (once)", file=sys.stderr)
             bar = ProgressBar()
             try:
@@ -63,7 +76,7 @@ async def _demo_keys(conn, settings: Settings) -> dict[str, str]:
 
 
 def serve(args, settings: Settings, *, database_url: str) -> int:
-    demo = asyncio.run(_prepare(database_url, settings))
+    demo = asyncio.run(_prepare(database_url, settings, getattr(args, "world", "demo")))
     os.environ["DATABASE_URL"] = database_url  # the spawned workers read it (svc/asgi.py)
     os.environ["SVC_LIVE_SPEED"] = str(args.live_speed)
     base = f"http://{args.host}:{args.port}"

@@ -15,6 +15,7 @@ from svc.core.sqlfiles import Q
 from svc.world import derived as derive
 from svc.world.generate import generate_bundle
 from svc.world.load import load_bundle
+from svc.world.sources.bwf import Report, build_bundle
 
 
 async def import_bundle(conn: asyncpg.Connection, path: Path, progress: Progress = None) -> None:
@@ -38,3 +39,20 @@ async def generate_world(conn: asyncpg.Connection, *, scale: str, seed: int, as_
 
 async def world_is_empty(conn: asyncpg.Connection) -> bool:
     return not await sqlrun.fetchval(conn, Q.world.has_matches)
+
+
+async def load_bwf_world(conn: asyncpg.Connection, *, source: Path | None = None,
+                         progress: Progress = None) -> tuple[dict, Report]:
+    """The real world from the public BWF files (svc.world.sources.bwf; default: the copy
+    shipped with the service), loaded like any bundle; returns the manifest and the report."""
+    with tempfile.TemporaryDirectory(prefix="svc-bwf-") as tmp:
+        manifest, report = build_bundle(Path(tmp), source, progress)
+        await import_bundle(conn, Path(tmp), progress)
+    return manifest, report
+
+
+async def world_source(conn: asyncpg.Connection) -> str | None:
+    """What the loaded world is: `bwf` for the real one, else its scale; None when empty."""
+    if await world_is_empty(conn):
+        return None
+    return await sqlrun.fetchval(conn, Q.world.source)

@@ -1,3 +1,7 @@
 -- name: has-matches
 -- Whether any world is loaded (serve loads the demo world into an empty database); returns has (boolean).
 SELECT EXISTS (SELECT 1 FROM matches) AS has;
+
+-- name: source
+-- What the loaded world is: world_meta's source (the real world: bwf), else its scale.
+SELECT coalesce((SELECT value FROM world_meta WHERE key = 'source'), (SELECT value FROM world_meta WHERE key = 'scale'));

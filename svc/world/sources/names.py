@@ -1,0 +1,57 @@
+"""People's names as the public files write them, and one identity per person.
+
+The match files write names given name first ("Viktor Axelsen", "Jun Hao Leong"), the
+ranking files with the FAMILY name in capitals ("Viktor AXELSEN", "LEONG Jun Hao"), and the
+same person may be spelt with other case, accents, hyphens or order across events. A
+person's key is their name's parts folded (accents, case, hyphens) and sorted, with their
+country: the same parts in any order and case are one person, and the same parts for two
+countries are two people. Ids derive from the key, so they stay the same on every import.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from svc.world.generate.ids import make_id, slugify
+
+# Nations whose players' names are written family name first in BWF lists.
+FAMILY_FIRST = {"CHN", "TPE", "HKG", "MAC", "KOR", "PRK", "VIE"}
+
+
+def fold(text: str) -> str:
+    text = text.replace("ø", "o").replace("Ø", "O").replace("æ", "ae").replace("ß", "ss").replace("ı", "i")
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def parts(name: str) -> tuple[str, ...]:
+    """The folded parts of a name, sorted: the same for any order, case, accent or hyphen."""
+    return tuple(sorted(p for p in re.split(r"[\s\-.,']+", fold(name)) if p))
+
+
+def person_key(name: str, country: str | None) -> str:
+    return " ".join(parts(name)) + "|" + (country or "")
+
+
+def player_id(key: str) -> str:
+    return make_id("pl_", "bwf-person", key)
+
+
+def family_of(ranking_name: str) -> list[str]:
+    """The family name's words in a ranking list's name: those written in capitals."""
+    return [w for w in ranking_name.split() if w.isupper() and any(c.isalpha() for c in w) and len(w) > 1]
+
+
+def list_name(given_first: str, country: str | None) -> str:
+    """A match file's name written as lists write it: the last word is taken for the family
+    name, in capitals, first for nations that put it first ("LEONG Jun Hao" is only known from
+    a ranking list; a match file alone gives "Jun Hao LEONG" for MAS)."""
+    words = given_first.split()
+    if len(words) < 2:
+        return given_first.upper()
+    family, given = words[-1].upper(), " ".join(words[:-1])
+    return f"{family} {given}" if country in FAMILY_FIRST else f"{given} {family}"
+
+
+def name_slug(name: str) -> str:
+    return slugify(name)
