@@ -7,14 +7,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import NOON, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.world import engine
 from svc.world.feed import play
 from svc.world.feed.feed import Feed
-
-from conftest import NOON, sql
 
 HOURS = 6
 STEP = dt.timedelta(minutes=2)

@@ -6,14 +6,12 @@ from __future__ import annotations
 import datetime as dt
 
 import trio
-
-from svc.core.clock import Clock
-from svc.assembly import feed_component, hub_component
-from svc.world.feed import feed as feed_mod
-from svc.testing.live import running_app
-
 from conftest import NOON, make_key, sql
-from svc.testing.live import Reader
+
+from svc.assembly import feed_component, hub_component
+from svc.core.clock import Clock
+from svc.testing.live import Reader, running_app
+from svc.world.feed import feed as feed_mod
 
 
 async def host(db_url, clock, mock_clock, stop: trio.Event, *, task_status=trio.TASK_STATUS_IGNORED):

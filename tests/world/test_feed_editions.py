@@ -9,13 +9,12 @@ import datetime as dt
 
 import pytest
 import trio
+from conftest import make_key, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.world.feed.editions import Calendar
 from svc.world.feed.feed import Feed
-
-from conftest import make_key, sql
 
 STEP = dt.timedelta(minutes=20)
 

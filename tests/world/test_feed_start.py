@@ -7,16 +7,15 @@ from __future__ import annotations
 import datetime as dt
 
 import trio
+from conftest import NOON, TODAY, sql
 
 from svc.__main__ import _moment
-from svc.core.clock import Clock
-from svc.world.bundle import read_manifest
-from svc.world.generate import generate_bundle
 from svc.assembly import feed_component
-from svc.world.feed.feed import world_now
+from svc.core.clock import Clock
 from svc.testing.live import running_app
-
-from conftest import NOON, TODAY, sql
+from svc.world.bundle import read_manifest
+from svc.world.feed.feed import world_now
+from svc.world.generate import generate_bundle
 
 
 def test_a_world_generated_at_a_moment_is_as_of_that_moment(tmp_path):

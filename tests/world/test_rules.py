@@ -379,12 +379,12 @@ def test_demo_world_rules(tmp_path) -> None:
 def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> None:
     """Loads twice (a reload replaces, never appends); platform tables keep their rows."""
     import asyncio
+
     import asyncpg
+    from conftest import with_database
 
     from svc.world.bundle import TABLE_NAMES, BundleError
     from svc.world.load import load_bundle
-
-    from conftest import with_database
 
     name = f"svc_world_load_{os.getpid()}"
     db_url = with_database(pg_server_url, name)

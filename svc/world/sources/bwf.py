@@ -37,7 +37,7 @@ from svc.world.generate.ids import make_id, slugify
 from svc.world.sources import bwf_ranking, bwf_tour
 from svc.world.sources.bwf_tour import Problem, TourRow
 from svc.world.sources.countries import IOC, code_of
-from svc.world.sources.names import family_of, fold, list_name, person_key, player_id
+from svc.world.sources.names import Identities, family_of, fold, list_name, player_id
 
 SOURCE = "bwf"
 GENERATOR = "svc.world.sources.bwf 1"
@@ -195,10 +195,11 @@ class Builder:
     def __init__(self, source: Path, report: Report) -> None:
         self.source, self.report = source, report
         self.people: dict[str, Person] = {}
+        self.identities = Identities()
 
     # -- people ---------------------------------------------------------------------------
     def person(self, name: str, country: str | None, gender: str | None, *, from_match: bool) -> Person:
-        key = person_key(name, country)
+        key = self.identities.key(name, country)
         p = self.people.get(key)
         if p is None:
             p = self.people[key] = Person(key=key, id=player_id(key), country=country)
@@ -232,9 +233,15 @@ class Builder:
             rows.extend(bwf_tour.read(path, problems))
         if progress:
             progress("read matches", len(rows), len(rows))
-        matches = self.matches(rows)
         ranking_rows = list(bwf_ranking.read(self.source / "bwf-world-ranking", problems)) \
             if (self.source / "bwf-world-ranking").is_dir() else []
+        for row in rows:  # every spelling first, so that a person's id never depends on row order
+            for name, nat in row.side1 + row.side2:
+                self.identities.add(name, nat or None)
+        for r in ranking_rows:
+            for rp in r.players:
+                self.identities.add(rp.name, code_of(rp.country))
+        matches = self.matches(rows)
         rankings = self.rankings(ranking_rows)
         report.problems.extend(str(p) for p in problems)
         return self.write(out_dir, matches, rankings)
@@ -397,7 +404,7 @@ class Builder:
                 if country is None:
                     report.unknown_countries[rp.country] += 1
                 gender = {"MS": "M", "MD": "M", "WS": "W", "WD": "W"}.get(r.discipline) or ("M" if i == 0 else "W")
-                key = person_key(rp.name, country)
+                key = self.identities.key(rp.name, country)
                 p = self.people.get(key)
                 if p is None or not p.in_matches:
                     matched_all = False

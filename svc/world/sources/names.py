@@ -33,6 +33,47 @@ def person_key(name: str, country: str | None) -> str:
     return " ".join(parts(name)) + "|" + (country or "")
 
 
+def joined_key(name: str, country: str | None) -> str:
+    """The family name and the given names run together: "Yu Qi Shi", "Yuqi Shi" and "SHI Yu Qi"
+    are one person. The family name is the words in capitals where a list marks it ("SHI Yu
+    Qi"), else the last word (the match files write given names first)."""
+    words = [w for w in re.split(r"[\s\-.,']+", name) if w]
+    family = family_of(name) if any(w.isupper() for w in words) and not all(w.isupper() for w in words) else []
+    if not family:
+        family = words[-1:]
+    given = [w for w in words if w not in family]
+    return fold("".join(family)) + "|" + fold("".join(given)) + "|" + (country or "")
+
+
+class Identities:
+    """One identity per person over every spelling seen: spellings whose parts are the same in
+    any order (person_key) or whose family and given names run together are the same
+    (joined_key) are one person. The id comes from the smallest person_key of the group, so
+    it depends on which spellings exist, never on the order rows come in."""
+
+    def __init__(self) -> None:
+        self._parent: dict[str, str] = {}
+
+    def _find(self, k: str) -> str:
+        root = k
+        while self._parent.setdefault(root, root) != root:
+            root = self._parent[root]
+        while self._parent[k] != root:
+            self._parent[k], k = root, self._parent[k]
+        return root
+
+    def add(self, name: str, country: str | None) -> None:
+        a, b = self._find(person_key(name, country)), self._find("joined:" + joined_key(name, country))
+        if a != b:
+            # the smaller person_key leads the group (joined keys never lead)
+            lo, hi = sorted((a, b), key=lambda k: (k.startswith("joined:"), k))
+            self._parent[hi] = lo
+
+    def key(self, name: str, country: str | None) -> str:
+        """The group's key for a spelling already added."""
+        return self._find(person_key(name, country))
+
+
 def player_id(key: str) -> str:
     return make_id("pl_", "bwf-person", key)
 
