@@ -27,6 +27,7 @@ from svc.web.docs import register_docs
 from svc.web.endpoint import Call, Endpoint, fingerprint, page_meta, page_window
 from svc.web.service import Service
 from svc.core.errors import ApiError
+from svc.core.sqlfiles import Q
 from svc.web.params import parse
 
 log = logging.getLogger("svc.access")
@@ -181,12 +182,17 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
         if ep.paged:
             call.offset, call.limit = window
             page = await ep.handler(call)
-            body = to_json({"data": page.items, "meta": page_meta(page, call.offset, call.limit, fp)})
+            meta = page_meta(page, call.offset, call.limit, fp)
+            if not page.items:
+                await _note_coverage(service, caller.data_version, meta)
+            body = to_json({"data": page.items, "meta": meta})
         else:
             answer = await ep.handler(call)
             if isinstance(answer, Response):  # a stream (e.g. Server-Sent Events) made by the handler
                 answer.headers.update(caller.headers)
                 return answer, caller.prefix
+            if answer.data == [] or answer.data == {}:
+                await _note_coverage(service, caller.data_version, answer.meta)
             body = to_json({"data": answer.data, "meta": answer.meta})
         if service.cache is not None and ep.cache_ttl:
             service.cache.put(cache_key, caller.data_version, body, ep.cache_ttl)
@@ -203,6 +209,15 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
     except Exception:
         log.exception("unhandled error on %s", request.path)
         return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+
+
+async def _note_coverage(service: Service, data_version: str, meta: dict[str, Any]) -> None:
+    """An empty answer over a world that does not cover everything (the real world: no odds,
+    no live play, 2018-2020 matches) says so in meta.note; read once per data version."""
+    if service.coverage is None or service.coverage[0] != data_version:
+        service.coverage = (data_version, await service.db.fetchval(Q.world.coverage))
+    if service.coverage[1]:
+        meta.setdefault("note", service.coverage[1])
 
 
 def _log(method: str, path: str, status: int, ms: float, prefix: str) -> None:

@@ -40,6 +40,8 @@ rankings, ratings, odds and live scores.
   `finished`, `in_progress`, `upcoming`, `unknown`.
 * Event `odds` is filled for keys on the Odds plan and above, and on `/v1/results/yesterday` for every plan
   (closing prices); otherwise null.
+* An empty answer over a world that does not cover what was asked (the real world of public BWF data: World
+  Tour matches 2018-2020, rankings 2022-11 to 2025-01, no odds or live play) carries `meta.note` saying so.
 """
 
 

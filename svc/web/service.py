@@ -30,3 +30,4 @@ class Service:
     slots: Slots | None = None  # svc_live: the per-key stream slots the hub renews
     feed: Feed | None = None  # svc.world.feed: tries to play the world forward (one worker wins the lock)
     hooks: Scheduler | None = None  # svc_hooks: webhook deliveries
+    coverage: tuple[str, str | None] | None = None  # (data version, the world's note on what it lacks)

@@ -157,3 +157,13 @@ async def test_a_players_matches_are_the_files_rows(real):
     page = await client.get(f"/v1/players/{pid}/matches", key, per_page=200)
     got += [m["date"].replace("-", "") for m in page.json_body["data"]]
     assert page.json_body["meta"]["total"] == len(expected) and sorted(got) == expected
+
+
+async def test_what_the_real_world_lacks_is_said_not_failed(real):
+    client, key = real
+    for path in ("/v1/fixtures", "/v1/live", "/v1/results/yesterday", "/v1/venues", "/v1/calendar"):
+        r = await client.get(path, key)
+        assert r.status_code == 200 and r.json_body["data"] == [], path
+        assert "no odds, no live play" in r.json_body["meta"]["note"], path
+    full = await client.get("/v1/series", key)
+    assert full.json_body["data"] and "note" not in full.json_body["meta"]  # only empty answers carry it

@@ -94,6 +94,10 @@ CITY_NAMES = {"gwangju metropolitan city": "Gwangju", "kowloon": "Hong Kong", "l
 HOST_COUNTRIES = {"U.S.A.": "USA", "Korea": "KOR", "Hong Kong China": "HKG", "Macau China": "MAC",
                   "Chinese Taipei": "TPE"}
 ROUND_ORDER = ("R128", "R64", "R32", "R16", "QF", "SF", "F")
+# world_meta `coverage`: every empty answer over the real world carries it as meta.note
+COVERAGE = ("The real world (public BWF data) holds the World Tour matches of 2018-2020 (Super 100 to the "
+            "Finals; no World Championships, Olympics or team events), the monthly world ranking lists from "
+            "2022-11 to 2025-01, no odds, no live play, no seeds, no venues and nothing before 2018.")
 NEW_DATES = re.compile(r"\(new dates\)", re.I)
 
 
@@ -487,7 +491,8 @@ class Builder:
             w.rows("rankings", sorted(rankings, key=lambda r: (r[0], r[1], r[2], r[3])))
             last = max([m["row"].day for m in matches] + [r[0] for r in rankings] or [dt.date(2020, 12, 31)])
             meta = {"source": SOURCE, "scale": SOURCE, "as_of": last.isoformat(), "generator": GENERATOR,
-                    "now": dt.datetime(last.year, last.month, last.day, 12, tzinfo=dt.timezone.utc).isoformat()}
+                    "now": dt.datetime(last.year, last.month, last.day, 12, tzinfo=dt.timezone.utc).isoformat(),
+                    "coverage": COVERAGE}
             w.rows("world_meta", sorted((k, str(v)) for k, v in {**meta, "format": FORMAT_VERSION}.items()))
             return w.finish({**meta, "import_report": {**report.as_dict(), "problem_list": report.problems}})
         except BaseException:
