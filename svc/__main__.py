@@ -60,6 +60,20 @@ async def cmd_world(args, settings: Settings) -> int:
     return 0
 
 
+async def _increment(args, settings: Settings) -> int:
+    from svc.world.sources.increment import apply_increment
+
+    conn = await _connect(settings)
+    try:
+        report = await apply_increment(conn, Path(args.path), dt.datetime.now(dt.timezone.utc))
+    finally:
+        await conn.close()
+    print(f"increment {args.path} applied:", file=sys.stderr)
+    for line in report.lines():
+        print("  " + line, file=sys.stderr)
+    return 0
+
+
 async def _real_world(args, settings: Settings) -> int:
     from svc.core.progress import ProgressBar
     from svc.world.replace import load_bwf_world
@@ -82,6 +96,8 @@ async def cmd_import(args, settings: Settings) -> int:
     from svc.core.progress import ProgressBar
     from svc.world.replace import import_bundle
 
+    if args.increment:
+        return await _increment(args, settings)
     conn = await _connect(settings)
     bar = ProgressBar()
     try:
@@ -168,8 +184,12 @@ def parser() -> argparse.ArgumentParser:
                    help="YYYY-MM-DD (as of noon UTC that day) or YYYY-MM-DDTHH:MM (UTC); default now")
     w.set_defaults(func=cmd_world, is_async=True)
 
-    i = sub.add_parser("import", help="load a data bundle (docs/bundle.md), replacing the data")
+    i = sub.add_parser("import", help="load a data bundle (docs/bundle.md), replacing the data; or, with "
+                                      "--increment, add new results in the public BWF files' format")
     i.add_argument("path")
+    i.add_argument("--increment", action="store_true",
+                   help="PATH holds ms.csv ... xd.csv in the format of bwf-world-tour/ and/or ranking weeks "
+                        "(YYYY-MM-DD/MS.csv ...): add what is new, correct what changed, in one transaction")
     i.set_defaults(func=cmd_import, is_async=True)
 
     k = sub.add_parser("keys", help="make and replace keys").add_subparsers(dest="keys_command", required=True)

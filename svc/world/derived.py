@@ -1,20 +1,33 @@
 """Derived tables (sql/derived/*.sql): aggregates computed once per import so that
 answers are indexed lookups. Each file rebuilds its tables from scratch; they run in
-file order inside the caller's transaction, with the import that feeds them."""
+file order inside the caller's transaction, with the import that feeds them.
+
+An increment (svc.world.sources.increment) rebuilds only the files that read a table it
+changed, or a table an earlier rebuilt file made, in file order."""
 
 from __future__ import annotations
+
+import re
 
 import asyncpg
 
 from svc.core.sqlfiles import SQL_DIR
 
 DERIVED_DIR = SQL_DIR / "derived"
+_CREATED = re.compile(r"CREATE TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)", re.I)
 
 
-async def rebuild(conn: asyncpg.Connection) -> list[str]:
+async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> list[str]:
+    """Rebuild every derived table (changed None), or those that depend on the tables in
+    `changed`; then move the data version on (answer caches start afresh). Returns the files run."""
     done = []
+    touched = set(changed or ())
     for path in sorted(DERIVED_DIR.glob("*.sql")):
-        await conn.execute(path.read_text())
+        text = path.read_text()
+        if changed is not None and not any(re.search(rf"\b{t}\b", text) for t in touched):
+            continue
+        await conn.execute(text)
+        touched.update(_CREATED.findall(text))
         done.append(path.stem)
     await conn.execute(
         "INSERT INTO world_meta (key, value) VALUES ('data_version', '1') "

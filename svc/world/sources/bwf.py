@@ -196,17 +196,24 @@ def year_of(event_name: str, day: dt.date) -> int:
 
 
 class Builder:
-    def __init__(self, source: Path, report: Report) -> None:
+    def __init__(self, source: Path, report: Report, held: list[tuple[str, str, str | None]] = ()) -> None:
+        """`held`: (id, name, country) of players a database already holds (an increment): a
+        spelling of the same person gets that id, whatever the id its own name would give."""
         self.source, self.report = source, report
         self.people: dict[str, Person] = {}
         self.identities = Identities()
+        self.held_ids: dict[str, str] = {}  # person group key -> the id already held
+        for pid, name, country in held:
+            self.identities.add(name, country)
+        for pid, name, country in held:
+            self.held_ids.setdefault(self.identities.key(name, country), pid)
 
     # -- people ---------------------------------------------------------------------------
     def person(self, name: str, country: str | None, gender: str | None, *, from_match: bool) -> Person:
         key = self.identities.key(name, country)
         p = self.people.get(key)
         if p is None:
-            p = self.people[key] = Person(key=key, id=player_id(key), country=country)
+            p = self.people[key] = Person(key=key, id=self.held_ids.get(key) or player_id(key), country=country)
         if from_match:
             p.spellings[name] += 1
             p.in_matches = True
@@ -224,21 +231,20 @@ class Builder:
         return out
 
     # -- the whole world --------------------------------------------------------------------
-    def build(self, out_dir: Path, progress: Progress = None) -> dict[str, Any]:
-        report = self.report
+    def read(self, tour_dir: Path, ranking_dir: Path | None, *, all_files: bool = True
+             ) -> tuple[list[dict[str, Any]], list[tuple]]:
+        """The matches (as match dicts) and ranking rows of the files under the folders; with
+        all_files False (an increment), a discipline's file that is not there is no problem."""
         problems: list[Problem] = []
-        tour_dir = self.source / "bwf-world-tour"
         rows: list[TourRow] = []
         for d in bwf_tour.DISCIPLINES:
             path = bwf_tour.find(tour_dir, d.lower())
             if path is None:
-                problems.append(Problem(f"bwf-world-tour/{d.lower()}.csv", "missing"))
+                if all_files:
+                    problems.append(Problem(f"{tour_dir.name}/{d.lower()}.csv", "missing"))
                 continue
             rows.extend(bwf_tour.read(path, problems))
-        if progress:
-            progress("read matches", len(rows), len(rows))
-        ranking_rows = list(bwf_ranking.read(self.source / "bwf-world-ranking", problems)) \
-            if (self.source / "bwf-world-ranking").is_dir() else []
+        ranking_rows = list(bwf_ranking.read(ranking_dir, problems)) if ranking_dir and ranking_dir.is_dir() else []
         for row in rows:  # every spelling first, so that a person's id never depends on row order
             for name, nat in row.side1 + row.side2:
                 self.identities.add(name, nat or None)
@@ -247,7 +253,13 @@ class Builder:
                 self.identities.add(rp.name, code_of(rp.country))
         matches = self.matches(rows)
         rankings = self.rankings(ranking_rows)
-        report.problems.extend(str(p) for p in problems)
+        self.report.problems.extend(str(p) for p in problems)
+        return matches, rankings
+
+    def build(self, out_dir: Path, progress: Progress = None) -> dict[str, Any]:
+        matches, rankings = self.read(self.source / "bwf-world-tour", self.source / "bwf-world-ranking")
+        if progress:
+            progress("read the files", len(matches), len(matches))
         return self.write(out_dir, matches, rankings)
 
     # -- matches ------------------------------------------------------------------------------
@@ -467,24 +479,15 @@ class Builder:
             for ed in sorted(self.editions.values(), key=lambda e: (min(e["days"]), e["id"])):
                 if len(ed["raw_names"]) > 1:
                     report.problems.append(f"edition {ed['name']}: written as {sorted(ed['raw_names'])}")
-                w.row("tournaments", (ed["id"], ed["series"], ed["name"], ed["year"], "senior", False, False, ed["tier"],
-                                      min(ed["days"]), max(ed["days"]), city_id[(ed["city"], ed["country"])], None,
-                                      None, False, draw_size.get(ed["id"])))
-            w.rows("players", ((p.id, p.name, slugify(p.name), p.country, p.genders.most_common(1)[0][0], None, None,
-                                None, None, None, 0.0) for p in people))
+                w.row("tournaments", edition_row(ed, city_id[(ed["city"], ed["country"])], draw_size.get(ed["id"])))
+            w.rows("players", (player_row(p) for p in people))
             w.rows("ties", ())
             rallies = []
             for m in sorted(matches, key=lambda m: (m["edition"]["id"], m["discipline"], m["row"].where)):
-                row: TourRow = m["row"]
-                key = (m["edition"]["id"], m["discipline"], m["round_name"], m["position"])
-                match_id, event_id = make_id("mt_", SOURCE, *key), make_id("ev_", SOURCE, *key)
-                w.row("matches", (match_id, event_id, m["edition"]["id"], m["discipline"], None, m["round_code"],
-                                  m["round_name"], m["position"], None, None, [p.id for p in m["side1"]],
-                                  [p.id for p in m["side2"]], None, None, [a for a, _ in row.games],
-                                  [b for _, b in row.games], m["winner"], "retired" if row.retired else "played",
-                                  "finished", row.day, None, None))
-                if row.rallies:
-                    rallies.extend(_rally_rows(match_id, row.rallies))
+                values = match_row(m)
+                w.row("matches", values)
+                if m["row"].rallies:
+                    rallies.extend(rally_rows(values[0], m["row"].rallies))
             w.plain_rows("rallies", rallies)
             w.rows("odds", ())
             w.rows("corrections", ())
@@ -498,6 +501,27 @@ class Builder:
         except BaseException:
             w.abort()
             raise
+
+
+def edition_row(ed: dict[str, Any], city_id: int, draw_size: int | None) -> tuple:
+    """A tournaments row (docs/bundle.md) of an edition the files hold."""
+    return (ed["id"], ed["series"], ed["name"], ed["year"], "senior", False, False, ed["tier"], min(ed["days"]),
+            max(ed["days"]), city_id, None, None, False, draw_size)
+
+
+def player_row(p: Person) -> tuple:
+    return (p.id, p.name, slugify(p.name), p.country, p.genders.most_common(1)[0][0], None, None, None, None,
+            None, 0.0)
+
+
+def match_row(m: dict[str, Any], position: int | None = None) -> tuple:
+    """A matches row; its ids derive from the edition, discipline, round and place in the draw."""
+    row: TourRow = m["row"]
+    key = (m["edition"]["id"], m["discipline"], m["round_name"], position or m["position"])
+    return (make_id("mt_", SOURCE, *key), make_id("ev_", SOURCE, *key), m["edition"]["id"], m["discipline"], None,
+            m["round_code"], m["round_name"], key[3], None, None, [p.id for p in m["side1"]],
+            [p.id for p in m["side2"]], None, None, [a for a, _ in row.games], [b for _, b in row.games],
+            m["winner"], "retired" if row.retired else "played", "finished", row.day, None, None)
 
 
 def _groups(group_matches: list[dict[str, Any]]) -> list[set[str]]:
@@ -523,7 +547,7 @@ def _groups(group_matches: list[dict[str, Any]]) -> list[set[str]]:
     return groups
 
 
-def _rally_rows(match_id: str, games: list[list[tuple[int, int]]]) -> list[tuple]:
+def rally_rows(match_id: str, games: list[list[tuple[int, int]]]) -> list[tuple]:
     """Rallies with their server: the winner of a rally serves the next; the winner of a game
     serves first in the next; game 1's first server is not recorded (side 1 is taken)."""
     out = []

@@ -1,0 +1,75 @@
+-- Statements of an increment of real results (svc.world.sources.increment), all inside its one transaction.
+
+-- name: players
+-- Every player held (id, name, country): a new spelling of one of them is that player.
+SELECT id, name, country FROM players ORDER BY id;
+
+-- name: country-add
+-- A country not held yet; nothing when it is.
+INSERT INTO countries (code, name) VALUES (:code, :name) ON CONFLICT (code) DO NOTHING;
+
+-- name: player-add
+-- A player not held yet (only what the files tell: name, country, gender); nothing when held.
+INSERT INTO players (id, name, slug, country, gender, strength)
+VALUES (:id, :name, :slug, :country, :gender, 0) ON CONFLICT (id) DO NOTHING;
+
+-- name: series-add
+-- A series not held yet; nothing when it is.
+INSERT INTO series (slug, name, level, para, team, first_year)
+VALUES (:slug, :name, 'senior', false, false, :year) ON CONFLICT (slug) DO NOTHING;
+
+-- name: city
+-- The id of the host city (name and country), added with the next free id when not held.
+WITH found AS (
+    SELECT id FROM cities WHERE name = :name AND country IS NOT DISTINCT FROM :country::text
+), added AS (
+    INSERT INTO cities (id, name, country)
+    SELECT (SELECT coalesce(max(id), 0) + 1 FROM cities), :name, :country::text
+    WHERE NOT EXISTS (SELECT 1 FROM found)
+    RETURNING id
+)
+SELECT id FROM found UNION ALL SELECT id FROM added LIMIT 1;
+
+-- name: edition-add
+-- An edition not held yet; returns its id when added, nothing when held.
+INSERT INTO tournaments (id, series, name, year, level, para, team, tier, start_date, end_date, city_id, medals)
+VALUES (:id, :series, :name, :year, 'senior', false, false, :tier, :first, :last, :city_id, false)
+ON CONFLICT (id) DO NOTHING
+RETURNING id;
+
+-- name: edition-days
+-- A held edition's dates widened to the days of its matches.
+UPDATE tournaments SET start_date = least(start_date, :first), end_date = greatest(end_date, :last) WHERE id = :id;
+
+-- name: matches-of-round
+-- The matches held in one round of one draw: id, position, sides, score and winner.
+SELECT id, position, side1, side2, g1, g2, winner
+FROM matches WHERE tournament_id = :tournament AND discipline = :discipline AND round_name = :round_name;
+
+-- name: match-add
+-- A finished match not held yet.
+INSERT INTO matches (id, event_id, tournament_id, discipline, round_code, round_name, position, side1, side2,
+                     g1, g2, winner, outcome, status, day)
+VALUES (:id, :event_id, :tournament_id, :discipline, :round_code, :round_name, :position, :side1, :side2,
+        :g1, :g2, :winner, :outcome, 'finished', :day);
+
+-- name: rally-add
+-- One rally of a match added (executed many times).
+INSERT INTO rallies (match_id, game, rally, server, winner, score1, score2)
+VALUES (:match_id, :game, :rally, :server, :winner, :score1, :score2);
+
+-- name: correction-add
+-- The score first published of a match being corrected, and when.
+INSERT INTO corrections (match_id, corrected_at, old_g1, old_g2, old_winner)
+VALUES (:match_id, :at, :old_g1, :old_g2, :old_winner) ON CONFLICT DO NOTHING;
+
+-- name: match-correct
+-- A held match's corrected score and winner.
+UPDATE matches SET g1 = :g1, g2 = :g2, winner = :winner WHERE id = :id;
+
+-- name: ranking-add
+-- One row of a ranking list not held yet; returns 1 when added.
+INSERT INTO rankings (week, discipline, rank, name, player1, player2, points, full_list)
+VALUES (:week, :discipline, :rank, :name, :player1, :player2, :points, :full)
+ON CONFLICT DO NOTHING
+RETURNING 1;

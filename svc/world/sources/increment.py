@@ -1,0 +1,151 @@
+"""New results as a feed delivers them: a folder of match files in the format of
+bwf-world-tour/ (any of ms.csv ... xd.csv) and/or ranking weeks in the format of
+bwf-world-ranking/ (<YYYY-MM-DD>/MS.csv ...), added to the world a database holds.
+
+In one transaction, while the service serves:
+- players already held keep their ids (a new spelling of one is that player); new ones are added;
+- editions, series and host cities not held are added; a held edition's dates widen to its days;
+- a match not held is added (with its rallies); a match held (same edition, discipline, round and
+  players) whose score or winner differs is corrected: the corrections table keeps the score first
+  published, and the change goes through the change log as `corrected` -- exactly as the live
+  feed's corrections, so `result.corrected` webhooks fire;
+- ranking rows not held are added;
+- only the derived tables that read what changed are rebuilt.
+The same increment applied twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from svc.core import sqlrun
+from svc.core.sqlfiles import Q
+from svc.world import derived
+from svc.world.feed.publish import publish
+from svc.world.sources.bwf import Builder, Report, edition_row, match_row, player_row, rally_rows
+from svc.world.sources.countries import IOC
+
+
+@dataclass
+class IncrementReport:
+    matches_added: int = 0
+    matches_corrected: int = 0
+    matches_unchanged: int = 0
+    editions_added: int = 0
+    players_added: int = 0
+    ranking_rows_added: int = 0
+    derived_rebuilt: list[str] = field(default_factory=list)
+    source: Report = field(default_factory=Report)  # what reading the files found (problems, partners ...)
+
+    def lines(self) -> list[str]:
+        out = [f"matches added: {self.matches_added}, corrected: {self.matches_corrected}, "
+               f"unchanged: {self.matches_unchanged}",
+               f"editions added: {self.editions_added}; players added: {self.players_added}; "
+               f"ranking rows added: {self.ranking_rows_added}",
+               f"derived tables rebuilt: {', '.join(self.derived_rebuilt) or 'none (nothing changed)'}"]
+        d = self.source.as_dict()
+        out.append(f"doubles side two partner: {d['doubles_side_two_partner']}; retirements: {d['retirements']}")
+        out += [f"  {p}" for p in self.source.problems]
+        return out
+
+
+def _folders(path: Path) -> tuple[Path, Path | None]:
+    """Where the match files and the ranking weeks are: the folder itself, or its bwf-world-tour/
+    and bwf-world-ranking/ sub-folders."""
+    tour = path / "bwf-world-tour" if (path / "bwf-world-tour").is_dir() else path
+    ranking = path / "bwf-world-ranking" if (path / "bwf-world-ranking").is_dir() else path
+    return tour, ranking
+
+
+def _sides(m: dict[str, Any]) -> frozenset[str]:
+    return frozenset(p.id for p in m["side1"]) | frozenset(p.id for p in m["side2"])
+
+
+async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime) -> IncrementReport:
+    """Add the increment in `path` to the world in the database (see the module)."""
+    report = IncrementReport()
+    held = [(r["id"], r["name"], r["country"]) for r in await sqlrun.fetch(conn, Q.increment.players)]
+    builder = Builder(path, report.source, held)
+    tour, ranking = _folders(Path(path))
+    matches, rankings = builder.read(tour, ranking, all_files=False)
+    changed: set[str] = set()
+    async with conn.transaction():
+        held_ids = {r[0] for r in held}
+        new_people = [p for p in builder.people.values() if p.id not in held_ids]
+        for code in sorted({p.country for p in new_people if p.country}
+                           | {ed["country"] for ed in builder.editions.values() if ed["country"]}):
+            await sqlrun.execute(conn, Q.increment.country_add, code=code, name=IOC.get(code, code))
+        for p in new_people:
+            pid, name, slug, country, gender = player_row(p)[:5]
+            await sqlrun.execute(conn, Q.increment.player_add, id=pid, name=name, slug=slug, country=country,
+                                 gender=gender)
+        report.players_added = len(new_people)
+        if new_people:
+            changed.add("players")
+        for ed in builder.editions.values():
+            if await _edition(conn, ed):
+                report.editions_added += 1
+                changed.add("tournaments")
+        for m in matches:
+            outcome = await _match(conn, m, now)
+            report.__dict__[f"matches_{outcome}"] += 1
+            if outcome != "unchanged":
+                changed.update(("matches", "rallies", "corrections"))
+        for row in rankings:
+            if await sqlrun.fetchval(conn, Q.increment.ranking_add, week=row[0], discipline=row[1], rank=row[2],
+                                     name=row[3], player1=row[4], player2=row[5], points=row[6], full=row[7]):
+                report.ranking_rows_added += 1
+                changed.add("rankings")
+        if changed:
+            report.derived_rebuilt = await derived.rebuild(conn, changed)
+    return report
+
+
+async def _edition(conn: asyncpg.Connection, ed: dict[str, Any]) -> bool:
+    """The edition (its series and host city too) when not held; a held one's dates widened.
+    Whether it was added."""
+    await sqlrun.execute(conn, Q.increment.series_add, slug=ed["series"], name=ed["series_name"], year=ed["year"])
+    city = await sqlrun.fetchval(conn, Q.increment.city, name=ed["city"], country=ed["country"])
+    row = edition_row(ed, city, None)
+    added = await sqlrun.fetchval(conn, Q.increment.edition_add, id=row[0], series=row[1], name=row[2], year=row[3],
+                                  tier=row[7], first=row[8], last=row[9], city_id=row[10])
+    if not added:
+        await sqlrun.execute(conn, Q.increment.edition_days, id=ed["id"], first=min(ed["days"]), last=max(ed["days"]))
+    return bool(added)
+
+
+async def _match(conn: asyncpg.Connection, m: dict[str, Any], now: dt.datetime) -> str:
+    """added, corrected or unchanged."""
+    values = match_row(m)
+    held = await sqlrun.fetch(conn, Q.increment.matches_of_round, tournament=m["edition"]["id"],
+                              discipline=m["discipline"], round_name=m["round_name"])
+    same = next((h for h in held if frozenset(h["side1"]) | frozenset(h["side2"]) == _sides(m)), None)
+    if same is None:
+        position = m["position"]
+        taken = {h["position"] for h in held}
+        while position in taken:  # a place of the rebuilt draw that another match holds
+            position += 1
+        values = match_row(m, position)
+        await sqlrun.execute(conn, Q.increment.match_add, id=values[0], event_id=values[1], tournament_id=values[2],
+                             discipline=values[3], round_code=values[5], round_name=values[6], position=values[7],
+                             side1=values[10], side2=values[11], g1=values[14], g2=values[15], winner=values[16],
+                             outcome=values[17], day=values[19])
+        if m["row"].rallies:  # positional rows in the statement's parameter order
+            await conn.executemany(Q.increment.rally_add.sql, rally_rows(values[0], m["row"].rallies))
+        return "added"
+    g1, g2, winner = values[14], values[15], values[16]
+    if [p.id for p in m["side1"]][:1] != list(same["side1"])[:1]:  # told the other way round: turn it
+        g1, g2, winner = g2, g1, (3 - winner if winner else None)
+    if list(same["g1"]) == g1 and list(same["g2"]) == g2 and same["winner"] == winner:
+        return "unchanged"
+    await sqlrun.execute(conn, Q.increment.correction_add, match_id=same["id"], at=now, old_g1=list(same["g1"]),
+                         old_g2=list(same["g2"]), old_winner=same["winner"])
+    await sqlrun.execute(conn, Q.increment.match_correct, id=same["id"], g1=g1, g2=g2, winner=winner)
+    await publish(conn, same["id"], "corrected", now)
+    return "corrected"
+
