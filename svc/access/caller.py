@@ -13,10 +13,10 @@ from typing import Mapping
 import attrs
 
 from svc.access import keys
+from svc.access.plans import PLANS, Plan
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.core.errors import ApiError, bad_request, upgrade_required
-from svc.access.plans import PLANS, Plan
 from svc.core.sqlfiles import Q
 
 UTC = dt.timezone.utc

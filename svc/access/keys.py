@@ -14,8 +14,8 @@ import string
 
 import asyncpg
 
-from svc.core import sqlrun
 from svc.access.plans import PLANS
+from svc.core import sqlrun
 from svc.core.sqlfiles import Q
 
 KEY_MARKER = "bk_live_"  # interface.md: a fixed prefix (live-key marker) + 40 random characters

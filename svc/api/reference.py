@@ -83,6 +83,11 @@ class CalendarEntry:
     prize_money: int | None = attrs.field(metadata=doc("USD, whole number as recorded"))
     elevation_m: int | None = attrs.field(metadata=doc("metres above sea level: the venue's, else the host city's"))
     status: Literal["finished", "in_progress", "upcoming", "unknown"]
+    grade: str | None = attrs.field(default=None, metadata=doc(
+        "the edition's tier or grade as its calendar gives it (Super 500, International Challenge, Future Series ...); "
+        "null when none is held"))
+    cancelled: bool = attrs.field(default=False, metadata=doc(
+        "true for an edition that was listed but not played; `status` still follows its dates"))
 
 
 def calendar_status(start: dt.date | None, end: dt.date | None, today: dt.date) -> str:
@@ -98,7 +103,8 @@ def calendar_status(start: dt.date | None, end: dt.date | None, today: dt.date) 
 @endpoint("/v1/calendar", plan="free", summary="Editions of a year in date order, with status",
           params=CalendarParams, returns=CalendarEntry, many=True,
           description="Editions of one year in date order (editions without dates last). `status` is finished, "
-                      "in_progress, upcoming, or unknown when no dates are held, as of today (UTC). An unknown "
+                      "in_progress, upcoming, or unknown when no dates are held, as of today (UTC); an edition "
+                      "that was cancelled keeps the status of its dates and says `cancelled: true`. An unknown "
                       "series slug answers 422.")
 async def calendar(call: Call) -> Answer:
     p, today = call.p, call.clock.today()
@@ -112,7 +118,7 @@ async def calendar(call: Call) -> Answer:
             city=r["city"], country=r["country"],
             venue=VenueRef(id=r["venue_id"], name=r["venue_name"]) if r["venue_id"] else None,
             prize_money=r["prize_money"], elevation_m=r["elevation_m"],
-            status=calendar_status(r["start_date"], r["end_date"], today),
+            status=calendar_status(r["start_date"], r["end_date"], today), grade=r["tier"], cancelled=r["cancelled"],
         )
         for r in rows
     ]

@@ -18,17 +18,17 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from svc.access.caller import Caller, authorize, key_from_headers
 from svc.core.clock import Clock
+from svc.core.db import Database, DatabaseUnavailable
+from svc.core.errors import ApiError
+from svc.core.settings import Settings
+from svc.core.sqlfiles import Q
+from svc.web import openapi
 from svc.web.cache import AnswerCache
 from svc.web.convert import to_json
-from svc.core.db import Database, DatabaseUnavailable
-from svc.core.settings import Settings
-from svc.web import openapi
 from svc.web.docs import register_docs
 from svc.web.endpoint import Call, Endpoint, fingerprint, page_meta, page_window
-from svc.web.service import Service
-from svc.core.errors import ApiError
-from svc.core.sqlfiles import Q
 from svc.web.params import parse
+from svc.web.service import Service
 
 log = logging.getLogger("svc.access")
 JSON = "application/json"

@@ -9,9 +9,8 @@ from typing import Any, Callable
 import orjson
 from quart import Response
 
-from svc.core.errors import ERRORS
 from svc.access.plans import PLANS
-
+from svc.core.errors import ERRORS
 
 
 def register_docs(app, spec: Callable[[], dict[str, Any]]) -> None:

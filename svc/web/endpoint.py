@@ -12,12 +12,12 @@ from typing import Any, Awaitable, Callable, Mapping
 import attrs
 import orjson
 
+from svc.access.caller import Caller
+from svc.access.plans import PLANS, Plan
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.core.errors import bad_request, invalid
 from svc.web.params import PAGING_NAMES, NoParams, Paging
-from svc.access.caller import Caller
-from svc.access.plans import PLANS, Plan
 from svc.web.service import Service
 
 

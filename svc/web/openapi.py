@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from svc import API_VERSION
+from svc.access.plans import PLANS
+from svc.core.errors import ERRORS
 from svc.web.convert import json_schema
 from svc.web.endpoint import Endpoint
-from svc.core.errors import ERRORS
 from svc.web.params import openapi_parameters
-from svc.access.plans import PLANS
 
 RATE_HEADERS = {
     "X-RateLimit-Limit": "Calls allowed a minute on the plan.",

@@ -41,6 +41,9 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 TABLE_NAMES = tuple(t for t, _ in TABLES)
 COLUMNS = dict(TABLES)
+# Columns a bundle may add at the end of a table (schema newer than format 1's first tables);
+# the importer loads them by name when present, the table's default otherwise.
+OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {"tournaments": ("cancelled",)}
 
 
 def cell(v: Any) -> Any:
@@ -64,13 +67,18 @@ def cell(v: Any) -> Any:
 class BundleWriter:
     """Opens every table's CSV, writes header rows, counts rows; `finish` writes the manifest."""
 
-    def __init__(self, out_dir: Path):
+    def __init__(self, out_dir: Path, optional: dict[str, tuple[str, ...]] | None = None):
+        """`optional`: columns of OPTIONAL_COLUMNS this bundle writes after a table's own."""
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.counts = {t: 0 for t in TABLE_NAMES}
         self._files = {}
         self._writers = {}
         for table, cols in TABLES:
+            extra = (optional or {}).get(table, ())
+            if any(c not in OPTIONAL_COLUMNS.get(table, ()) for c in extra):
+                raise BundleError(f"{table}: {extra} are not optional columns of the format")
+            cols = cols + tuple(extra)
             f = open(self.out_dir / f"{table}.csv", "w", encoding="utf-8", newline="")
             w = csv.writer(f, lineterminator="\n")
             w.writerow(cols)

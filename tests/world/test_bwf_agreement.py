@@ -11,6 +11,7 @@ import csv
 import gzip
 import io
 import os
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -167,3 +168,21 @@ async def test_what_the_real_world_lacks_is_said_not_failed(real):
         assert "no odds, no live play" in r.json_body["meta"]["note"], path
     full = await client.get("/v1/series", key)
     assert full.json_body["data"] and "note" not in full.json_body["meta"]  # only empty answers carry it
+
+
+async def test_the_calendar_lists_every_event_of_its_file_with_cancelled_ones_marked(real):
+    client, key = real
+    with gzip.open(DATA.parent / "bwf-world-ranking" / "tournaments.csv.gz") as raw:
+        events = list(csv.DictReader(io.TextIOWrapper(raw, encoding="utf-8", newline="")))
+    def label(e):  # the edition's year as its name gives it (docs/bundle.md), else its first day's
+        years = re.findall(r"\b20\d\d\b", e["name"])
+        return int(years[-1]) if years else int(e["start_date"][-4:])
+
+    for year in (2023, 2024):
+        of_year = [e for e in events if label(e) == year]
+        got = (await client.get("/v1/calendar", key, year=year)).json_body["data"]
+        assert len(got) == len(of_year), year
+        assert sum(e["cancelled"] for e in got) == sum("cancel" in e["name"].lower() for e in of_year), year
+        assert all("cancel" not in e["name"].lower() for e in got)  # the mark is a field, not part of the name
+        juniors = sum(1 for e in of_year if "junior" in (e["name"] + e["type"]).lower())
+        assert sum(e["level"] == "junior" for e in got) >= juniors

@@ -14,7 +14,7 @@ SELECT EXISTS (SELECT 1 FROM series WHERE slug = :slug);
 -- name: calendar
 -- Editions of one year in date order (undated last), optionally of one series and level
 -- (para = para-badminton series; senior/junior = that level, para excluded), with host city and venue.
-SELECT t.id, t.name, t.series, t.level, t.para, t.start_date, t.end_date, t.prize_money,
+SELECT t.id, t.name, t.series, t.level, t.para, t.start_date, t.end_date, t.prize_money, t.tier, t.cancelled,
        c.name AS city, c.country, v.id AS venue_id, v.name AS venue_name,
        coalesce(v.elevation_m, c.elevation_m) AS elevation_m
 FROM tournaments t

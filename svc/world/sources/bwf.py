@@ -34,7 +34,7 @@ from svc.core.progress import Progress
 from svc.world import facts
 from svc.world.bundle import FORMAT_VERSION, BundleWriter
 from svc.world.generate.ids import make_id, slugify
-from svc.world.sources import bwf_ranking, bwf_tour
+from svc.world.sources import bwf_calendar, bwf_ranking, bwf_tour
 from svc.world.sources.bwf_tour import Problem, TourRow
 from svc.world.sources.countries import IOC, code_of
 from svc.world.sources.names import Identities, family_of, fold, list_name, player_id
@@ -117,6 +117,8 @@ class Report:
     ranking_rows_known_person: Counter = field(default_factory=Counter)  # whose name parts are in the match files
     ranking_rows_known_matched: Counter = field(default_factory=Counter)
     unplaced_in_draw: int = 0
+    calendar_editions: int = 0  # editions of the calendar file (no matches)
+    calendar_cancelled: int = 0
     series_by_rule: int = 0
     series_by_fallback: list[str] = field(default_factory=list)
     unknown_countries: Counter = field(default_factory=Counter)
@@ -138,6 +140,7 @@ class Report:
             "ranking_share_matched": share,
             "ranking_share_matched_of_players_in_match_data": known,
             "matches_unplaced_in_draw": self.unplaced_in_draw,
+            "calendar_editions": self.calendar_editions, "calendar_cancelled": self.calendar_cancelled,
             "series_by_fallback": sorted(set(self.series_by_fallback)),
             "unknown_countries": dict(sorted(self.unknown_countries.items())),
             "problems": len(self.problems),
@@ -177,8 +180,11 @@ def series_of(event_name: str, tier: str | None, report: Report) -> tuple[str, s
         if all(w in words for w in pattern.split()):
             report.series_by_rule += 1
             return slug, name
-    # an event this table does not know: its name less the year and capitalised sponsor words
-    plain = " ".join(w for w in NEW_DATES.sub("", event_name).split() if not w.isdigit() and not (w.isupper() and len(w) > 2))
+    # an event this table does not know: its name less the year, the edition's number ("13th",
+    # "III"), "presented by ..." and capitalised sponsor words
+    name = re.sub(r"\bpresented by\b.*$", "", NEW_DATES.sub("", event_name), flags=re.I)
+    plain = " ".join(w for w in name.split() if not re.fullmatch(r"(19|20)\d\d|\d+(st|nd|rd|th)|[IVX]+", w)
+                     and not (w.isupper() and len(w) > 2)) or event_name
     report.series_by_fallback.append(event_name)
     return slugify(plain), plain
 
@@ -245,6 +251,7 @@ class Builder:
                 continue
             rows.extend(bwf_tour.read(path, problems))
         ranking_rows = list(bwf_ranking.read(ranking_dir, problems)) if ranking_dir and ranking_dir.is_dir() else []
+        calendar_rows = list(bwf_calendar.read(ranking_dir, problems)) if ranking_dir and ranking_dir.is_dir() else []
         for row in rows:  # every spelling first, so that a person's id never depends on row order
             for name, nat in row.side1 + row.side2:
                 self.identities.add(name, nat or None)
@@ -252,9 +259,42 @@ class Builder:
             for rp in r.players:
                 self.identities.add(rp.name, code_of(rp.country))
         matches = self.matches(rows)
+        self.calendar(calendar_rows)
         rankings = self.rankings(ranking_rows)
         self.report.problems.extend(str(p) for p in problems)
         return matches, rankings
+
+    def calendar(self, rows: list[bwf_calendar.CalendarRow]) -> None:
+        """The calendar's events as editions without matches (their series, grade, level, host
+        and dates; cancelled ones marked), beside the editions the match files hold."""
+        for row in rows:
+            slug, series_name = series_of(row.name, tier_of(row.grade or ""), self.report)
+            year = year_of(row.name, row.start)
+            held = self.editions.get((slug, year))
+            if held is not None and not held.get("calendar"):
+                continue  # the match files hold this edition already, with its days
+            if held is not None:
+                # a second event of one series in one year (a team and an individual event ...):
+                # an edition of its own, told apart by its first day
+                self.report.problems.append(f"{row.where}: a second {series_name} in {year}: "
+                                            f"kept as an edition of its own (series {slug}-{row.start:%m-%d})")
+                slug = base = f"{slug}-{row.start:%m-%d}"
+                n = 1
+                while (slug, year) in self.editions:
+                    n += 1
+                    slug = f"{base}-{n}"
+            ed_id = make_id("tr_", SOURCE, slug, year)
+            host = HOST_COUNTRIES.get(row.country) or code_of(row.country)
+            if host is None:
+                self.report.unknown_countries[row.country] += 1
+            self.report.calendar_editions += 1
+            self.report.calendar_cancelled += row.cancelled
+            self.editions[(slug, year)] = {
+                "id": ed_id, "series": slug, "series_name": series_name, "name": row.name, "year": year,
+                "tier": tier_of(row.grade or "") or row.grade, "days": [row.start, row.end],
+                "city": CITY_NAMES.get(fold(row.city).strip(), row.city) if row.city else None, "country": host,
+                "raw_names": {row.name}, "level": "junior" if row.junior else "senior", "cancelled": row.cancelled,
+                "calendar": True}
 
     def build(self, out_dir: Path, progress: Progress = None) -> dict[str, Any]:
         matches, rankings = self.read(self.source / "bwf-world-tour", self.source / "bwf-world-ranking")
@@ -266,6 +306,7 @@ class Builder:
     def matches(self, rows: list[TourRow]) -> list[dict[str, Any]]:
         report = self.report
         editions: dict[tuple[str, int], dict[str, Any]] = {}
+        self.editions = editions
         out = []
         for row in rows:
             tier = tier_of(row.tournament_type)
@@ -294,7 +335,6 @@ class Builder:
         self.pairs(out)
         self.retirements(out)
         self.draws(out)
-        self.editions = editions
         return out
 
     def pairs(self, matches: list[dict[str, Any]]) -> None:
@@ -447,7 +487,7 @@ class Builder:
     # -- the bundle ---------------------------------------------------------------------------
     def write(self, out_dir: Path, matches: list[dict[str, Any]], rankings: list[tuple]) -> dict[str, Any]:
         report = self.report
-        w = BundleWriter(out_dir)
+        w = BundleWriter(out_dir, optional={"tournaments": ("cancelled",)})
         try:
             people = sorted(self.people.values(), key=lambda p: p.id)
             report.players_from_matches = sum(1 for p in people if p.in_matches)
@@ -458,7 +498,8 @@ class Builder:
             for c in unknown:
                 report.problems.append(f"country code {c}: not an IOC code; kept with its code as its name")
             w.rows("countries", sorted((c, IOC.get(c, c)) for c in codes))
-            cities = sorted({(ed["city"], ed["country"]) for ed in self.editions.values()})
+            cities = sorted({(ed["city"], ed["country"]) for ed in self.editions.values() if ed["city"]},
+                            key=lambda c: (c[0], c[1] or ""))
             city_id = {c: i for i, c in enumerate(cities, 1)}
             elevation = {c.name: c.elevation_m for c in facts.CITIES}
             w.rows("cities", ((i, name, country, elevation.get(name)) for (name, country), i in city_id.items()))
@@ -468,8 +509,9 @@ class Builder:
             for ed in self.editions.values():
                 name, first = series.get(ed["series"], (ed["series_name"], ed["year"]))
                 series[ed["series"]] = (name, min(first, ed["year"]))
-            w.rows("series", ((slug, name, "senior", False, False, known_first.get(slug, first))
-                              for slug, (name, first) in sorted(series.items())))
+            junior = {ed["series"] for ed in self.editions.values() if ed.get("level") == "junior"}
+            w.rows("series", ((slug, name, "junior" if slug in junior else "senior", False, False,
+                               known_first.get(slug, first)) for slug, (name, first) in sorted(series.items())))
             # the singles main draw's size: twice the matches of its first round
             per_round: dict[str, Counter] = defaultdict(Counter)
             for m in matches:
@@ -479,7 +521,7 @@ class Builder:
             for ed in sorted(self.editions.values(), key=lambda e: (min(e["days"]), e["id"])):
                 if len(ed["raw_names"]) > 1:
                     report.problems.append(f"edition {ed['name']}: written as {sorted(ed['raw_names'])}")
-                w.row("tournaments", edition_row(ed, city_id[(ed["city"], ed["country"])], draw_size.get(ed["id"])))
+                w.row("tournaments", edition_row(ed, city_id.get((ed["city"], ed["country"])), draw_size.get(ed["id"])))
             w.rows("players", (player_row(p) for p in people))
             w.rows("ties", ())
             rallies = []
@@ -503,10 +545,10 @@ class Builder:
             raise
 
 
-def edition_row(ed: dict[str, Any], city_id: int, draw_size: int | None) -> tuple:
+def edition_row(ed: dict[str, Any], city_id: int | None, draw_size: int | None) -> tuple:
     """A tournaments row (docs/bundle.md) of an edition the files hold."""
-    return (ed["id"], ed["series"], ed["name"], ed["year"], "senior", False, False, ed["tier"], min(ed["days"]),
-            max(ed["days"]), city_id, None, None, False, draw_size)
+    return (ed["id"], ed["series"], ed["name"], ed["year"], ed.get("level", "senior"), False, False, ed["tier"],
+            min(ed["days"]), max(ed["days"]), city_id, None, None, False, draw_size, ed.get("cancelled", False))
 
 
 def player_row(p: Person) -> tuple:

@@ -25,7 +25,7 @@ IOC = {
     "GEQ": "Equatorial Guinea", "GER": "Germany", "GHA": "Ghana", "GRE": "Greece", "GRL": "Greenland", "GUA": "Guatemala",
     "GUF": "French Guiana", "GUM": "Guam", "GUY": "Guyana", "HKG": "Hong Kong", "HUN": "Hungary", "INA": "Indonesia",
     "IND": "India", "IRI": "Iran", "IRL": "Ireland", "IRQ": "Iraq", "ISL": "Iceland", "ISR": "Israel", "ITA": "Italy",
-    "JAM": "Jamaica", "JOR": "Jordan", "JPN": "Japan", "KAZ": "Kazakhstan", "KEN": "Kenya", "KOR": "Korea",
+    "JAM": "Jamaica", "JOR": "Jordan", "KUW": "Kuwait", "OMA": "Oman", "SEN": "Senegal", "JPN": "Japan", "KAZ": "Kazakhstan", "KEN": "Kenya", "KOR": "Korea",
     "KSA": "Saudi Arabia", "LAO": "Laos", "LAT": "Latvia", "LES": "Lesotho", "LTU": "Lithuania", "LUX": "Luxembourg",
     "MAC": "Macau", "MAD": "Madagascar", "MAR": "Morocco", "MAS": "Malaysia", "MDA": "Moldova", "MDV": "Maldives",
     "MEX": "Mexico", "MGL": "Mongolia", "MKD": "North Macedonia", "MLT": "Malta", "MNP": "Northern Mariana Islands",
