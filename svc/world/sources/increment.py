@@ -93,7 +93,7 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
                 changed.add("tournaments")
         for m in matches:
             outcome = await _match(conn, m, now)
-            report.__dict__[f"matches_{outcome}"] += 1
+            setattr(report, f"matches_{outcome}", getattr(report, f"matches_{outcome}") + 1)
             if outcome != "unchanged":
                 changed.update(("matches", "rallies", "corrections"))
         for row in rankings:
