@@ -32,8 +32,9 @@ SELECT id FROM found UNION ALL SELECT id FROM added LIMIT 1;
 
 -- name: edition-add
 -- An edition not held yet; returns its id when added, nothing when held.
-INSERT INTO tournaments (id, series, name, year, level, para, team, tier, start_date, end_date, city_id, medals)
-VALUES (:id, :series, :name, :year, 'senior', false, false, :tier, :first, :last, :city_id, false)
+INSERT INTO tournaments (id, series, name, year, level, para, team, tier, start_date, end_date, city_id, medals,
+                         cancelled)
+VALUES (:id, :series, :name, :year, :level, false, false, :tier, :first, :last, :city_id, false, :cancelled)
 ON CONFLICT (id) DO NOTHING
 RETURNING id;
 

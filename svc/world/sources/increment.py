@@ -110,10 +110,11 @@ async def _edition(conn: asyncpg.Connection, ed: dict[str, Any]) -> bool:
     """The edition (its series and host city too) when not held; a held one's dates widened.
     Whether it was added."""
     await sqlrun.execute(conn, Q.increment.series_add, slug=ed["series"], name=ed["series_name"], year=ed["year"])
-    city = await sqlrun.fetchval(conn, Q.increment.city, name=ed["city"], country=ed["country"])
+    city = await sqlrun.fetchval(conn, Q.increment.city, name=ed["city"], country=ed["country"]) if ed["city"] else None
     row = edition_row(ed, city, None)
     added = await sqlrun.fetchval(conn, Q.increment.edition_add, id=row[0], series=row[1], name=row[2], year=row[3],
-                                  tier=row[7], first=row[8], last=row[9], city_id=row[10])
+                                  level=row[4], tier=row[7], first=row[8], last=row[9], city_id=row[10],
+                                  cancelled=row[15])
     if not added:
         await sqlrun.execute(conn, Q.increment.edition_days, id=ed["id"], first=min(ed["days"]), last=max(ed["days"]))
     return bool(added)
