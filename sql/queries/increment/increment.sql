@@ -74,3 +74,12 @@ INSERT INTO rankings (week, discipline, rank, name, player1, player2, points, fu
 VALUES (:week, :discipline, :rank, :name, :player1, :player2, :points, :full)
 ON CONFLICT DO NOTHING
 RETURNING 1;
+
+-- name: pairs
+-- Every doubles pair held (edition, discipline, day, the two player ids): an increment's side two
+-- whose partner its own rows do not show takes the partner it has here.
+SELECT tournament_id, discipline, day, side1 AS pair FROM matches
+WHERE discipline IN ('MD', 'WD', 'XD') AND cardinality(side1) = 2
+UNION ALL
+SELECT tournament_id, discipline, day, side2 FROM matches
+WHERE discipline IN ('MD', 'WD', 'XD') AND cardinality(side2) = 2;

@@ -202,10 +202,15 @@ def year_of(event_name: str, day: dt.date) -> int:
 
 
 class Builder:
-    def __init__(self, source: Path, report: Report, held: list[tuple[str, str, str | None]] = ()) -> None:
+    def __init__(self, source: Path, report: Report, held: list[tuple[str, str, str | None]] = (),
+                 held_pairs: list[tuple[str, str, dt.date | None, list[str]]] = ()) -> None:
         """`held`: (id, name, country) of players a database already holds (an increment): a
-        spelling of the same person gets that id, whatever the id its own name would give."""
+        spelling of the same person gets that id, whatever the id its own name would give.
+        `held_pairs`: (edition id, discipline, day, [id, id]) of the doubles pairs it holds, where
+        a side two finds its partner when the increment's own rows do not show it."""
         self.source, self.report = source, report
+        self.held_names = {pid: (name, country) for pid, name, country in held}
+        self.held_pairs = held_pairs
         self.people: dict[str, Person] = {}
         self.identities = Identities()
         self.held_ids: dict[str, str] = {}  # person group key -> the id already held
@@ -348,6 +353,15 @@ class Builder:
                 partner_in[ev][a.key], partner_in[ev][b.key] = b, a
                 seen_on_side1[(m["discipline"], a.key)].append((m["row"].day, b))
                 seen_on_side1[(m["discipline"], b.key)].append((m["row"].day, a))
+        for tid, discipline, day, pair in self.held_pairs:  # what the database holds (an increment)
+            if len(pair) != 2 or any(pid not in self.held_names for pid in pair):
+                continue
+            a, b = (self.person(*self.held_names[pid], None, from_match=False) for pid in pair)
+            partner_in[(tid, discipline)].setdefault(a.key, b)
+            partner_in[(tid, discipline)].setdefault(b.key, a)
+            if day is not None:
+                seen_on_side1[(discipline, a.key)].append((day, b))
+                seen_on_side1[(discipline, b.key)].append((day, a))
         for m in matches:
             if m["discipline"] not in ("MD", "WD", "XD") or len(m["side2"]) != 1:
                 continue

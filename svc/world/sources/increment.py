@@ -4,6 +4,8 @@ bwf-world-ranking/ (<YYYY-MM-DD>/MS.csv ...), added to the world a database hold
 
 In one transaction, while the service serves:
 - players already held keep their ids (a new spelling of one is that player); new ones are added;
+- a doubles side two (the files keep one of its players) takes the partner the increment shows,
+  else the one the database holds for that player in the edition, else in the nearest one;
 - editions, series and host cities not held are added; a held edition's dates widen to its days;
 - a match not held is added (with its rallies); a match held (same edition, discipline, round and
   players) whose score or winner differs is corrected: the corrections table keeps the score first
@@ -70,7 +72,8 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
     """Add the increment in `path` to the world in the database (see the module)."""
     report = IncrementReport()
     held = [(r["id"], r["name"], r["country"]) for r in await sqlrun.fetch(conn, Q.increment.players)]
-    builder = Builder(path, report.source, held)
+    pairs = [(r["tournament_id"], r["discipline"], r["day"], list(r["pair"])) for r in await sqlrun.fetch(conn, Q.increment.pairs)]
+    builder = Builder(path, report.source, held, pairs)
     tour, ranking = _folders(Path(path))
     matches, rankings = builder.read(tour, ranking, all_files=False)
     changed: set[str] = set()
