@@ -172,6 +172,17 @@ class Person:
         return list_name(self.spellings.most_common(1)[0][0], self.country)
 
 
+def gender_of(discipline: str, place: int) -> str:
+    """A player's gender from the event: a mixed pair is listed man first."""
+    return {"MS": "M", "MD": "M", "WS": "W", "WD": "W"}.get(discipline) or ("M" if place == 0 else "W")
+
+
+def city_name(written: str) -> str:
+    """A host city as written (any case, a district or another spelling) as the city's name."""
+    written = written.strip()
+    return CITY_NAMES.get(fold(written), written.title() if written.isupper() else written)
+
+
 def series_of(event_name: str, tier: str | None, report: Report) -> tuple[str, str]:
     """(slug, name) of an event's series, whatever the year and sponsor."""
     folded = " ".join(fold(NEW_DATES.sub("", event_name)).replace("-", " ").split())
@@ -232,13 +243,17 @@ class Builder:
             p.genders[gender] += 1
         return p
 
+    def host(self, country: str) -> str | None:
+        """The IOC code of a host country as the files write it; an unknown one is reported."""
+        code = HOST_COUNTRIES.get(country) or code_of(country)
+        if code is None:
+            self.report.unknown_countries[country] += 1
+        return code
+
     def side(self, players: list[tuple[str, str]], discipline: str) -> list[Person]:
         out = []
         for i, (name, nat) in enumerate(players):
-            gender = {"MS": "M", "MD": "M", "WS": "W", "WD": "W"}.get(discipline)
-            if discipline == "XD":
-                gender = "M" if i == 0 else "W"  # a mixed pair is listed man first
-            out.append(self.person(name, nat or None, gender, from_match=True))
+            out.append(self.person(name, nat or None, gender_of(discipline, i), from_match=True))
         return out
 
     # -- the whole world --------------------------------------------------------------------
@@ -289,15 +304,13 @@ class Builder:
                     n += 1
                     slug = f"{base}-{n}"
             ed_id = make_id("tr_", SOURCE, slug, year)
-            host = HOST_COUNTRIES.get(row.country) or code_of(row.country)
-            if host is None:
-                self.report.unknown_countries[row.country] += 1
+            host = self.host(row.country)
             self.report.calendar_editions += 1
             self.report.calendar_cancelled += row.cancelled
             self.editions[(slug, year)] = {
                 "id": ed_id, "series": slug, "series_name": series_name, "name": row.name, "year": year,
                 "tier": tier_of(row.grade or "") or row.grade, "days": [row.start, row.end],
-                "city": CITY_NAMES.get(fold(row.city).strip(), row.city) if row.city else None, "country": host,
+                "city": city_name(row.city) if row.city else None, "country": host,
                 "raw_names": {row.name}, "level": "junior" if row.junior else "senior", "cancelled": row.cancelled,
                 "calendar": True}
 
@@ -319,10 +332,8 @@ class Builder:
             year = year_of(row.tournament, row.day)
             ed = editions.get((slug, year))
             if ed is None:
-                host = HOST_COUNTRIES.get(row.country) or code_of(row.country)
-                if host is None:
-                    report.unknown_countries[row.country] += 1
-                city = CITY_NAMES.get(fold(row.city).strip(), row.city.strip().title() if row.city.isupper() else row.city.strip())
+                host = self.host(row.country)
+                city = city_name(row.city)
                 ed = editions[(slug, year)] = {
                     "id": make_id("tr_", SOURCE, slug, year), "series": slug, "series_name": series_name,
                     "name": f"{series_name} {year}", "year": year, "tier": tier, "days": [], "city": city,
@@ -473,7 +484,7 @@ class Builder:
                 country = code_of(rp.country)
                 if country is None:
                     report.unknown_countries[rp.country] += 1
-                gender = {"MS": "M", "MD": "M", "WS": "W", "WD": "W"}.get(r.discipline) or ("M" if i == 0 else "W")
+                gender = gender_of(r.discipline, i)
                 key = self.identities.key(rp.name, country)
                 p = self.people.get(key)
                 if p is None or not p.in_matches:
