@@ -20,10 +20,10 @@ import asyncpg
 import pytest
 
 from svc.access import keys as svc_keys
+from svc.access.plans import prepare_database
 from svc.core import pgserver
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-from svc.access.plans import prepare_database
 
 TEST_SEED = 7
 # tiny by default (seconds); SVC_TEST_SCALE=demo runs the same tests on the demo world (minutes)
@@ -45,6 +45,30 @@ def run(coro):
     return asyncio.run(coro)
 
 
+def admin(server_url: str, *statements: str) -> None:
+    """Statements on the server's maintenance database (CREATE / DROP DATABASE), in order."""
+    async def go():
+        conn = await asyncpg.connect(server_url)
+        try:
+            for statement in statements:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    run(go())
+
+
+def new_database(server_url: str, name: str, template: str | None = None) -> str:
+    """An empty database (or a copy of `template`) named `name`, replacing one left behind; its URL."""
+    admin(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
+          f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+    return with_database(server_url, name)
+
+
+def drop_database(server_url: str, name: str) -> None:
+    admin(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 @pytest.fixture(scope="session")
 def pg_server_url():
     if os.environ.get("DATABASE_URL"):
@@ -61,14 +85,10 @@ def template_url(pg_server_url):
     """A database holding the schema and the tiny world; modules copy it."""
     from svc.world.replace import generate_world
 
+    url = new_database(pg_server_url, BASE_DB)
+
     async def build():
-        admin = await asyncpg.connect(pg_server_url)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {BASE_DB} WITH (FORCE)")
-            await admin.execute(f"CREATE DATABASE {BASE_DB}")
-        finally:
-            await admin.close()
-        conn = await connect_asyncio(with_database(pg_server_url, BASE_DB))
+        conn = await connect_asyncio(url)
         try:
             await prepare_database(conn)
             await generate_world(conn, scale=TEST_SCALE, seed=TEST_SEED, as_of=TODAY)
@@ -83,24 +103,8 @@ def template_url(pg_server_url):
 def db_url(pg_server_url, template_url):
     """A fresh copy of the tiny world for this test module."""
     name = f"svc_test_{os.getpid()}_{next(_counter)}"
-
-    async def copy():
-        admin = await asyncpg.connect(pg_server_url)
-        try:
-            await admin.execute(f"CREATE DATABASE {name} TEMPLATE {BASE_DB}")
-        finally:
-            await admin.close()
-
-    async def drop():
-        admin = await asyncpg.connect(pg_server_url)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        finally:
-            await admin.close()
-
-    run(copy())
-    yield with_database(pg_server_url, name)
-    run(drop())
+    yield new_database(pg_server_url, name, template=BASE_DB)
+    drop_database(pg_server_url, name)
 
 
 def make_key(db_url: str, plan: str, account: str | None = None) -> str:

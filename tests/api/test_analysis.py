@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from conftest import make_key, sql
 
 ROUND_ORDER = ["R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from conftest import NOON, make_key, sql, walk
 
 TODAY = NOON.date()

@@ -9,9 +9,7 @@ import datetime as dt
 from collections import Counter
 
 import pytest
-
 from conftest import NOON, make_key, sql, walk
-
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
 RALLY_POINT_FROM = dt.date(2006, 8, 1)  # 21-point rally scoring; extended games count from here
@@ -344,7 +342,6 @@ async def test_form_is_the_latest_results_from_the_players_side(client, busiest,
     r = await client.get(f"/v1/players/{busiest}/form", key, last=12)
     rows = r.json_body["data"]
     assert [f["match"] for f in rows] == [m["id"] for m in done[:12]]
-    results = []
     for f, m in zip(rows, done):
         side = side_of(m, busiest)
         assert f["games"] == own_games(m, side)

@@ -8,7 +8,6 @@ import datetime as dt
 import re
 
 import pytest
-
 from conftest import make_key, sql, walk
 
 ITEM_FIELDS = {"id", "name", "slug", "country", "gender", "first_year", "last_year", "matches", "wins"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from conftest import NOON, make_key, sql, walk
 
 TODAY = NOON.date()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import secrets
 
 import pytest
-
 from conftest import make_key, sql
+
 from svc.__main__ import main
 
 PUBLIC_URL = "https://93.184.216.34/webhooks"  # a public address literal: no DNS needed
@@ -100,14 +100,14 @@ def test_resume_and_remove(env, capsys):
 async def test_test_action_sends_a_recent_match_signed_with_test_true(db_url, mock_clock):
     """The Test action through the same sender: the receiver verifies it like any delivery."""
     import trio
-
     from conftest import NOON
+
     from svc.core.clock import Clock
     from svc.core.db import Database
+    from svc.testing.hooks import Receiver
     from svc_hooks import store
     from svc_hooks.addresses import Policy
     from svc_hooks.sample import send_test
-    from svc.testing.hooks import Receiver
 
     clock = Clock(start=NOON)
     account = f"cli-{secrets.token_hex(3)}"

@@ -11,18 +11,18 @@ from contextlib import asynccontextmanager
 
 import pytest
 import trio
-
 from conftest import NOON, make_key, sql
+
 from svc.core.clock import Clock
-from svc.web.convert import converter
 from svc.core.db import Database
+from svc.testing.hooks import Receiver, SchedulerWatch, SmtpSink
+from svc.web.convert import converter
 from svc.web.records import event_from_row
 from svc_hooks import signing, store
 from svc_hooks.addresses import Policy
 from svc_hooks.http import post
 from svc_hooks.notify import Mailer
 from svc_hooks.scheduler import Scheduler
-from svc.testing.hooks import Receiver, SchedulerWatch, SmtpSink
 
 LOCAL = Policy(allow_local=True)
 EXPECTED_GAPS = [300, 1800, 7200, 21600, 43200, 86400, 86400]  # interface: 5 min, 30 min, 2 h, 6 h, 12 h, 1 day, 1 day

@@ -8,8 +8,8 @@ import datetime as dt
 import secrets
 
 import pytest
-
 from conftest import NOON, make_key, sql
+
 from svc.core.db import Database
 from svc_hooks import store
 from svc_hooks.addresses import Policy

@@ -9,14 +9,13 @@ import datetime as dt
 import threading
 
 import trio
-
-from svc.core.clock import Clock
-from svc.assembly import hub_component
-from svc_live import hub as hub_mod, slots as slots_mod
-from svc.testing.live import running_app
-
 from conftest import NOON, make_key, sql
-from svc.testing.live import LIVE_SQL, Reader, publish_changes
+
+from svc.assembly import hub_component
+from svc.core.clock import Clock
+from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
+from svc_live import hub as hub_mod
+from svc_live import slots as slots_mod
 
 
 def held(db_url: str, key: str | None = None) -> int:

@@ -6,16 +6,15 @@ Changes are written the way the feed writes them (svc.world.feed.publish)."""
 
 from __future__ import annotations
 
-
 import pytest
 import trio
-
-from svc.core.clock import Clock
-from svc.assembly import hub_component
-from svc_live import stream as stream_mod
-from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
-
 from conftest import NOON, make_key, sql
+
+from svc.assembly import hub_component
+from svc.core.clock import Clock
+from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
+from svc_live import stream as stream_mod
+
 
 @pytest.fixture
 async def live_app(db_url, mock_clock):
@@ -56,7 +55,6 @@ async def test_stream_sends_matches_in_play_heartbeats_then_ends_after_five_minu
     key = make_key(db_url, "live")
     in_play = sql(db_url, LIVE_SQL)
     reader = Reader()
-    t0 = trio.current_time()
     async with trio.open_nursery() as n:
         n.start_soon(reader.run, client, key)
     assert reader.status == 200

@@ -3,10 +3,10 @@ see their own answers, and new data shows after an import or once the time-to-li
 
 from __future__ import annotations
 
-
 from conftest import make_key, run, sql
-from svc.world import derived as derive
+
 from svc.core.db import connect_asyncio
+from svc.world import derived as derive
 
 
 def rename_series(db_url: str, name: str) -> None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from conftest import sql
+
 from svc.access import keys as svc_keys
 
 KEY = re.compile(r"^bk_live_[A-Za-z0-9]{40}$")

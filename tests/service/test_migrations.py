@@ -9,8 +9,8 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from conftest import drop_database, new_database, run
 
-from conftest import run, with_database
 from svc.access.plans import prepare_database
 from svc.core.schema import RENAMED, SCHEMA_DIR
 
@@ -35,18 +35,9 @@ ORDER BY 1, 2
 def fresh_databases(pg_server_url):
     """Two empty databases (old, new) for this test, dropped after it."""
     names = [f"svc_migrate_{os.getpid()}_{tag}" for tag in ("old", "new")]
-
-    async def admin(statements):
-        conn = await asyncpg.connect(pg_server_url)
-        try:
-            for statement in statements:
-                await conn.execute(statement)
-        finally:
-            await conn.close()
-
-    run(admin([f"CREATE DATABASE {n}" for n in names]))
-    yield [with_database(pg_server_url, n) for n in names]
-    run(admin([f"DROP DATABASE IF EXISTS {n} WITH (FORCE)" for n in names]))
+    yield [new_database(pg_server_url, n) for n in names]
+    for n in names:
+        drop_database(pg_server_url, n)
 
 
 def test_a_database_from_before_the_rename_migrates_to_todays_schema(fresh_databases):

@@ -8,13 +8,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from conftest import NOON, Client, make_key, run
-from svc.core import pgserver
+
+from svc.access.plans import prepare_database
 from svc.assembly import create_app
+from svc.core import pgserver
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-from svc.access.plans import prepare_database
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import time
 import urllib.request
 
 import pytest
-
 from conftest import make_key, sql
 
 EXAMPLES = int(os.environ.get("SVC_SCHEMATHESIS_EXAMPLES", "12"))  # per operation; CI time stays small

@@ -12,8 +12,8 @@ import sys
 import httpx
 import pytest
 import trio
-
 from conftest import make_key, sql
+
 from svc.access import keys as svc_keys
 
 

@@ -15,9 +15,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import asyncpg
 import pytest
-from conftest import NOON, Client, make_key, run, with_database
+from conftest import NOON, Client, drop_database, make_key, new_database, run
 
 from svc.access.plans import prepare_database
 from svc.core.clock import Clock
@@ -41,32 +40,21 @@ def person(name: str, country: str) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def real_url(pg_server_url):
+    """A database holding the real world built from the shipped files."""
     name = f"svc_test_bwf_{os.getpid()}"
+    url = new_database(pg_server_url, name)
 
     async def build():
-        admin = await asyncpg.connect(pg_server_url)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-            await admin.execute(f"CREATE DATABASE {name}")
-        finally:
-            await admin.close()
-        conn = await connect_asyncio(with_database(pg_server_url, name))
+        conn = await connect_asyncio(url)
         try:
             await prepare_database(conn)
             await load_bwf_world(conn)
         finally:
             await conn.close()
 
-    async def drop():
-        admin = await asyncpg.connect(pg_server_url)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        finally:
-            await admin.close()
-
     run(build())
-    yield with_database(pg_server_url, name)
-    run(drop())
+    yield url
+    drop_database(pg_server_url, name)
 
 
 @pytest.fixture

@@ -12,10 +12,9 @@ import io
 import os
 from pathlib import Path
 
-import asyncpg
 import pytest
 import trio
-from conftest import NOON, Client, make_key, run, sql, with_database
+from conftest import NOON, Client, drop_database, make_key, new_database, run, sql
 
 from svc.access.plans import prepare_database
 from svc.core.clock import Clock
@@ -61,19 +60,12 @@ def increment(tmp_path_factory) -> tuple[Path, dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def slice_url(pg_server_url):
+    """A database holding the world built from the test slice."""
     name = f"svc_test_increment_{os.getpid()}"
-
-    async def admin(statement):
-        conn = await asyncpg.connect(pg_server_url)
-        try:
-            await conn.execute(statement)
-        finally:
-            await conn.close()
+    url = new_database(pg_server_url, name)
 
     async def build():
-        await admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin(f"CREATE DATABASE {name}")
-        conn = await connect_asyncio(with_database(pg_server_url, name))
+        conn = await connect_asyncio(url)
         try:
             await prepare_database(conn)
             await load_bwf_world(conn, source=SLICE)
@@ -81,8 +73,8 @@ def slice_url(pg_server_url):
             await conn.close()
 
     run(build())
-    yield with_database(pg_server_url, name)
-    run(admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    yield url
+    drop_database(pg_server_url, name)
 
 
 async def apply(url: str, folder: Path):

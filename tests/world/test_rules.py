@@ -87,7 +87,6 @@ def check_games_legal(w: World) -> None:
         if m["status"] == "live" or m["outcome"] == "retired":
             if games:
                 a, b = games[-1]
-                rules = engine.era_rules(m["discipline"], day)
                 assert max(a, b) <= 30, m["id"]
 
 
@@ -381,21 +380,15 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
     import asyncio
 
     import asyncpg
-    from conftest import with_database
+    from conftest import drop_database, new_database
 
     from svc.world.bundle import TABLE_NAMES, BundleError
     from svc.world.load import load_bundle
 
     name = f"svc_world_load_{os.getpid()}"
-    db_url = with_database(pg_server_url, name)
+    db_url = new_database(pg_server_url, name)
 
     async def go() -> None:
-        admin = await asyncpg.connect(pg_server_url)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-            await admin.execute(f"CREATE DATABASE {name}")
-        finally:
-            await admin.close()
         conn = await asyncpg.connect(db_url)
         try:
             schema = Path(__file__).resolve().parents[2] / "sql" / "schema"
@@ -423,10 +416,8 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
             assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
         finally:
             await conn.close()
-            admin = await asyncpg.connect(pg_server_url)
-            try:
-                await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-            finally:
-                await admin.close()
 
-    asyncio.run(go())
+    try:
+        asyncio.run(go())
+    finally:
+        drop_database(pg_server_url, name)
