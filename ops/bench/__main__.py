@@ -26,10 +26,10 @@ import trio
 from ops.bench import bridge
 from ops.bench.loadgen import load, request_bytes
 from svc.access import keys as svc_keys
-from svc.core.settings import Settings
-from svc.core.db import connect_asyncio
-from svc.assembly import REGISTRY
 from svc.access.plans import prepare_database
+from svc.assembly import REGISTRY
+from svc.core.db import connect_asyncio
+from svc.core.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "ops" / "bench" / "out"
@@ -75,6 +75,8 @@ async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
             "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND EXISTS "
             "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC, m.id LIMIT 1")
         s["venue"] = await conn.fetchval("SELECT id FROM venue_stats ORDER BY editions DESC, id LIMIT 1")
+        s["priced_match"] = await conn.fetchval(
+            "SELECT match_id FROM odds WHERE market = 'handicap_points' ORDER BY match_id DESC LIMIT 1")
         s["medal_edition"] = await conn.fetchval(
             "SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date ORDER BY year DESC, id LIMIT 1")
         s["big_edition"] = await conn.fetchval(
@@ -123,6 +125,7 @@ def sample_paths(s: dict[str, str]) -> dict[str, str]:
         # Archive: places, editions, matches
         "/v1/countries/{code}": f"/v1/countries/{s['country']}",
         "/v1/events/{id}/points": f"/v1/events/{s['rallies_event']}/points",
+        "/v1/odds/{id}": f"/v1/odds/{s['priced_match']}",
         "/v1/venues": "/v1/venues",
         "/v1/venues/{id}": f"/v1/venues/{s['venue']}",
         "/v1/locations": "/v1/locations",

@@ -79,8 +79,8 @@ async def make_keys(url: str, n: int) -> list[str]:
 
 async def migrate(url: str) -> None:
     """The database may predate this checkout's schema (a ./var world made earlier): bring it up first."""
-    from svc.core.db import connect_asyncio
     from svc.access.plans import prepare_database as apply
+    from svc.core.db import connect_asyncio
 
     conn = await connect_asyncio(url)
     try:

@@ -154,6 +154,9 @@ async def test_what_the_real_world_lacks_is_said_not_failed(real):
         r = await client.get(path, key)
         assert r.status_code == 200 and r.json_body["data"] == [], path
         assert "no odds, no live play" in r.json_body["meta"]["note"], path
+    match = (await client.get("/v1/matches", key, per_page=1)).json_body["data"][0]["id"]
+    unpriced = await client.get(f"/v1/odds/{match}", key)
+    assert unpriced.status_code == 404 and "no prices" in unpriced.json_body["error"]["message"]
     full = await client.get("/v1/series", key)
     assert full.json_body["data"] and "note" not in full.json_body["meta"]  # only empty answers carry it
 
