@@ -126,6 +126,7 @@ def sample_paths(s: dict[str, str]) -> dict[str, str]:
         "/v1/countries/{code}": f"/v1/countries/{s['country']}",
         "/v1/events/{id}/points": f"/v1/events/{s['rallies_event']}/points",
         "/v1/odds/{id}": f"/v1/odds/{s['priced_match']}",
+        "/v1/analysis/market": "/v1/analysis/market",
         "/v1/venues": "/v1/venues",
         "/v1/venues/{id}": f"/v1/venues/{s['venue']}",
         "/v1/locations": "/v1/locations",

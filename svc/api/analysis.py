@@ -200,3 +200,66 @@ async def records(call: Call) -> Answer:
                           match=draw_match_from_row(r, with_odds=call.sees_odds),
                           first_year=None, last_year=None, first_day=None, last_day=None) for r in rows]
     return Answer(data, {"type": p.type, "count": len(data), "filters": _filters(p)})
+
+
+# -- the closing market ----------------------------------------------------------------------
+ROUND_ORDER = ("R128", "R64", "R32", "R16", "QF", "SF", "3P", "F", "group")
+
+
+@attrs.frozen
+class MarketBucket:
+    bucket: str = attrs.field(metadata=doc(
+        "price band of the favourite's average closing price (1.01-1.09 ... 1.75-2.00), round code (group for "
+        "group stages), or seeding (both seeded, favourite seeded, outsider seeded, neither seeded)"))
+    matches: int = attrs.field(metadata=doc("settled matches whose favourite is in this bucket"))
+    expected_rate: float | None = attrs.field(metadata=doc("the favourites' mean margin-free closing chance"))
+    actual_rate: float | None = attrs.field(metadata=doc("the share the favourites won"))
+    return_per_unit: float | None = attrs.field(metadata=doc(
+        "profit per unit staked backing every favourite at its average closing price (-0.05 = lost 5 %)"))
+
+
+@attrs.frozen
+class BookmakerMargin:
+    bookmaker: str
+    quotes: int = attrs.field(metadata=doc("settled matches it priced"))
+    average_margin: float = attrs.field(metadata=doc("mean of 1/price1 + 1/price2 - 1 at closing"))
+
+
+@attrs.frozen
+class MarketAnalysis:
+    overall: MarketBucket = attrs.field(metadata=doc("every settled priced match; bucket is `all`"))
+    by_price: list[MarketBucket]
+    by_round: list[MarketBucket]
+    by_seeding: list[MarketBucket]
+    bookmakers: list[BookmakerMargin]
+
+
+def _bucket(name: str, matches: int, expected: float, wins: int, returned: float) -> MarketBucket:
+    return MarketBucket(bucket=name, matches=matches, expected_rate=round(expected / matches, 4) if matches else None,
+                        actual_rate=rate(wins, matches),
+                        return_per_unit=round(returned / matches - 1, 4) if matches else None)
+
+
+@endpoint("/v1/analysis/market", plan="odds", summary="How accurate the closing market is", params=RangeParams,
+          returns=MarketAnalysis,
+          description="Every settled match with match-winner closing prices (walkovers excepted). Its favourite is "
+                      "the side with the shorter average closing price; its expected chance is the margin-free "
+                      "chance of those prices. For all of them and by price band, round and seeding: the favourites' "
+                      "expected against actual win rate and the return per unit backing each at its average closing "
+                      "price; and each bookmaker's average margin at closing.")
+async def market(call: Call) -> Answer:
+    p = call.p
+    check_range(p)
+    rows = await call.db.fetch(Q.analysis.market, discipline=p.discipline, **_years(p))
+    by: dict[str, list[MarketBucket]] = {"price": [], "round": [], "seeding": []}
+    for r in rows:
+        by[r["dimension"]].append(_bucket(r["bucket"], r["matches"], r["expected"], r["wins"], r["returned"]))
+    by["round"].sort(key=lambda b: ROUND_ORDER.index(b.bucket) if b.bucket in ROUND_ORDER else len(ROUND_ORDER))
+    price = [r for r in rows if r["dimension"] == "price"]  # each match is in exactly one price band
+    overall = _bucket("all", sum(r["matches"] for r in price), sum(r["expected"] for r in price),
+                      sum(r["wins"] for r in price), sum(r["returned"] for r in price))
+    margins = [BookmakerMargin(bookmaker=r["bookmaker"], quotes=r["quotes"],
+                               average_margin=round(r["margin_sum"] / r["quotes"], 4))
+               for r in await call.db.fetch(Q.analysis.margins, discipline=p.discipline, **_years(p))]
+    return Answer(MarketAnalysis(overall=overall, by_price=by["price"], by_round=by["round"], by_seeding=by["seeding"],
+                                 bookmakers=margins), {"filters": _filters(p)})

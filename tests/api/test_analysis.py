@@ -1,11 +1,13 @@
-"""Archive plan, analyses: /v1/analysis/seeds, /deciders, /records on the tiny world.
-Expectations are recounted from the match rows, not read from the derived tables."""
+"""Analyses on the tiny world: /v1/analysis/seeds, /deciders, /records (Archive plan) and /market (Odds
+plan). Expectations are recounted from the match and odds rows, not read from the derived tables."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 
 import pytest
+
 from conftest import make_key, sql
 
 ROUND_ORDER = ["R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"]
@@ -191,3 +193,46 @@ async def test_records_are_documented_and_archive_only(client, db_url):
         r = await client.get(path, free, **params)
         assert r.status_code == 403 and r.json_body["error"]["plan"] == "archive"
         assert (await client.get(path, archive, **params)).status_code == 200
+
+
+# -- the closing market --------------------------------------------------------------------
+def market_by_hand(db_url, discipline=None):
+    """The favourites of every settled priced match, recomputed from the odds rows in Python."""
+    rows = sql(db_url, """
+        SELECT m.discipline, m.round_code, m.seed1, m.seed2, m.winner,
+               avg(o.close1)::float8 AS c1, avg(o.close2)::float8 AS c2
+        FROM matches m JOIN odds o ON o.match_id = m.id AND o.market = 'winner'
+        WHERE m.status = 'finished' AND m.outcome <> 'walkover' AND m.winner IS NOT NULL
+        GROUP BY m.id""")
+    out = []
+    for r in rows:
+        if r["c1"] == r["c2"] or (discipline and r["discipline"] != discipline):
+            continue
+        side = 1 if r["c1"] < r["c2"] else 2
+        price = min(r["c1"], r["c2"])
+        out.append({"price": price, "chance": (1 / price) / (1 / r["c1"] + 1 / r["c2"]), "won": r["winner"] == side,
+                    "round": r["round_code"] or "group"})
+    return out
+
+
+async def test_market_needs_the_odds_plan(client, plan_keys):
+    refused = await client.get("/v1/analysis/market", plan_keys["archive"])
+    assert refused.status_code == 403 and refused.json_body["error"]["plan"] == "odds"
+
+
+@pytest.mark.parametrize("discipline", [None, "MS"])
+async def test_market_agrees_with_the_prices_recomputed(client, plan_keys, db_url, discipline):
+    params = {"discipline": discipline} if discipline else {}
+    data = (await client.get("/v1/analysis/market", plan_keys["odds"], **params)).json_body["data"]
+    favs = market_by_hand(db_url, discipline)
+    assert favs, "the tiny world holds priced matches"
+    overall = data["overall"]
+    assert overall["matches"] == len(favs)
+    assert overall["expected_rate"] == pytest.approx(sum(f["chance"] for f in favs) / len(favs), abs=1e-4)
+    assert overall["actual_rate"] == pytest.approx(sum(f["won"] for f in favs) / len(favs), abs=1e-4)
+    assert overall["return_per_unit"] == pytest.approx(sum(f["price"] for f in favs if f["won"]) / len(favs) - 1, abs=1e-4)
+    assert sum(b["matches"] for b in data["by_price"]) == len(favs)
+    assert sum(b["matches"] for b in data["by_seeding"]) == len(favs)
+    by_round = {b["bucket"]: b["matches"] for b in data["by_round"]}
+    assert by_round == dict(Counter(f["round"] for f in favs))
+    assert all(0.03 <= b["average_margin"] <= 0.08 for b in data["bookmakers"])
