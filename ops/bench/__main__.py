@@ -127,6 +127,7 @@ def sample_paths(s: dict[str, str]) -> dict[str, str]:
         "/v1/events/{id}/points": f"/v1/events/{s['rallies_event']}/points",
         "/v1/odds/{id}": f"/v1/odds/{s['priced_match']}",
         "/v1/analysis/market": "/v1/analysis/market",
+        "/v1/backtest": "/v1/backtest?strategy=steam",
         "/v1/venues": "/v1/venues",
         "/v1/venues/{id}": f"/v1/venues/{s['venue']}",
         "/v1/locations": "/v1/locations",

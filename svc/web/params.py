@@ -105,6 +105,13 @@ def _convert(name: str, raw: str, info: ParamInfo, tp: Any) -> Any:
         if info.minimum is not None and value < info.minimum or info.maximum is not None and value > info.maximum:
             raise invalid(f"parameter `{name}` must be between {info.minimum} and {info.maximum}, not {value}")
         return value
+    if tp is float:
+        if not re.fullmatch(r"[+-]?\d{1,6}(\.\d{1,6})?", raw):
+            raise bad_request(f"parameter `{name}` must be a decimal number like 1.5, not {raw!r}")
+        value = float(raw)
+        if info.minimum is not None and value < info.minimum or info.maximum is not None and value > info.maximum:
+            raise invalid(f"parameter `{name}` must be between {info.minimum} and {info.maximum}, not {value}")
+        return value
     if tp is bool:
         if raw not in ("true", "false"):
             raise bad_request(f"parameter `{name}` must be true or false, not {raw!r}")
@@ -156,7 +163,7 @@ def check_range(p: Any, low: str = "from_", high: str = "to") -> None:
 def openapi_parameters(cls: type) -> list[dict[str, Any]]:
     out = []
     for wire, field, info, tp in fields_of(cls):
-        schema: dict[str, Any] = {"type": {int: "integer", bool: "boolean"}.get(tp, "string")}
+        schema: dict[str, Any] = {"type": {int: "integer", float: "number", bool: "boolean"}.get(tp, "string")}
         if tp is dt.date:
             schema["format"] = "date"
         if info.minimum is not None:

@@ -157,6 +157,8 @@ async def test_what_the_real_world_lacks_is_said_not_failed(real):
     match = (await client.get("/v1/matches", key, per_page=1)).json_body["data"][0]["id"]
     unpriced = await client.get(f"/v1/odds/{match}", key)
     assert unpriced.status_code == 404 and "no prices" in unpriced.json_body["error"]["message"]
+    bets = (await client.get("/v1/backtest", key, strategy="favourite")).json_body["data"]
+    assert bets["bets"] == 0 and bets["strike_rate"] is None
     full = await client.get("/v1/series", key)
     assert full.json_body["data"] and "note" not in full.json_body["meta"]  # only empty answers carry it
 
