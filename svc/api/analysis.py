@@ -243,7 +243,8 @@ def _bucket(name: str, matches: int, expected: float, wins: int, returned: float
 @endpoint("/v1/analysis/market", plan="odds", summary="How accurate the closing market is", params=RangeParams,
           returns=MarketAnalysis,
           description="Every settled match with match-winner closing prices (walkovers excepted). Its favourite is "
-                      "the side with the shorter average closing price; its expected chance is the margin-free "
+                      "the side with the shorter average closing price (to the cent, as the results feed shows it "
+                      "and /v1/backtest backs it; a tie has none); its expected chance is the margin-free "
                       "chance of those prices. For all of them and by price band, round and seeding: the favourites' "
                       "expected against actual win rate and the return per unit backing each at its average closing "
                       "price; and each bookmaker's average margin at closing.")

@@ -7,7 +7,6 @@ import datetime as dt
 from collections import Counter
 
 import pytest
-
 from conftest import make_key, sql
 
 ROUND_ORDER = ["R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"]
@@ -197,10 +196,12 @@ async def test_records_are_documented_and_archive_only(client, db_url):
 
 # -- the closing market --------------------------------------------------------------------
 def market_by_hand(db_url, discipline=None):
-    """The favourites of every settled priced match, recomputed from the odds rows in Python."""
+    """The favourites of every settled priced match, recomputed from the odds rows in Python: the
+    shorter average closing price to the cent, as the results feed shows it and /v1/backtest backs it."""
     rows = sql(db_url, """
         SELECT m.discipline, m.round_code, m.seed1, m.seed2, m.winner,
-               avg(o.close1)::float8 AS c1, avg(o.close2)::float8 AS c2
+               round(avg(o.close1), 2)::float8 AS c1, round(avg(o.close2), 2)::float8 AS c2,
+               avg(o.close1)::float8 AS u1, avg(o.close2)::float8 AS u2
         FROM matches m JOIN odds o ON o.match_id = m.id AND o.market = 'winner'
         WHERE m.status = 'finished' AND m.outcome <> 'walkover' AND m.winner IS NOT NULL
         GROUP BY m.id""")
@@ -210,7 +211,9 @@ def market_by_hand(db_url, discipline=None):
             continue
         side = 1 if r["c1"] < r["c2"] else 2
         price = min(r["c1"], r["c2"])
-        out.append({"price": price, "chance": (1 / price) / (1 / r["c1"] + 1 / r["c2"]), "won": r["winner"] == side,
+        # the favourite at its average price to the cent (as the feed shows it), its chance from the exact averages
+        exact = r["u1"] if side == 1 else r["u2"]
+        out.append({"price": price, "chance": (1 / exact) / (1 / r["u1"] + 1 / r["u2"]), "won": r["winner"] == side,
                     "round": r["round_code"] or "group"})
     return out
 
@@ -236,3 +239,10 @@ async def test_market_agrees_with_the_prices_recomputed(client, plan_keys, db_ur
     by_round = {b["bucket"]: b["matches"] for b in data["by_round"]}
     assert by_round == dict(Counter(f["round"] for f in favs))
     assert all(0.03 <= b["average_margin"] <= 0.08 for b in data["bookmakers"])
+
+
+async def test_the_market_and_the_favourite_backtest_count_the_same_favourites(client, plan_keys):
+    market = (await client.get("/v1/analysis/market", plan_keys["odds"])).json_body["data"]["overall"]
+    backed = (await client.get("/v1/backtest", plan_keys["odds"], strategy="favourite")).json_body["data"]
+    assert (backed["bets"], backed["strike_rate"], backed["expected_strike_rate"]) == \
+        (market["matches"], market["actual_rate"], market["expected_rate"])

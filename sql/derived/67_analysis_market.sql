@@ -1,25 +1,21 @@
--- How the closing market did, pre-counted per year and discipline for /v1/analysis/market.
--- A priced match: finished, played or retired (not a walkover), with match-winner closing prices.
--- Its favourite is the side with the shorter average closing price (a tie has none and is left
--- out); the favourite's expected chance is the margin-free chance of those average prices.
+-- How the closing market did, pre-counted per year and discipline for /v1/analysis/market, from
+-- the settled priced matches of 66_backtest_matches.sql (walkovers excepted). A match's favourite
+-- is the side with the shorter average closing price, to the cent as the results feed shows it and
+-- as /v1/backtest backs it (a tie has none and is left out); its expected chance is the market's
+-- margin-free closing chance.
 DROP TABLE IF EXISTS market_stats;
 CREATE TABLE market_stats AS
 WITH priced AS (
-    SELECT m.id, t.year, m.discipline, m.round_code, m.seed1, m.seed2, m.winner,
-           avg(o.close1)::float8 AS c1, avg(o.close2)::float8 AS c2
-    FROM matches m
-    JOIN tournaments t ON t.id = m.tournament_id
-    JOIN odds o ON o.match_id = m.id AND o.market = 'winner'
-    WHERE m.status = 'finished' AND m.outcome <> 'walkover' AND m.winner IS NOT NULL
-    GROUP BY m.id, t.year
+    SELECT year, discipline, round_code, seeded1, seeded2, winner, close1 AS c1, close2 AS c2, chance1
+    FROM backtest_matches
 ), favourites AS (
     SELECT year, discipline, round_code,
            CASE WHEN c1 < c2 THEN 1 ELSE 2 END AS side,
            least(c1, c2) AS price,
-           (1 / least(c1, c2)) / (1 / c1 + 1 / c2) AS chance,
+           CASE WHEN c1 < c2 THEN chance1 ELSE 1 - chance1 END AS chance,
            winner = CASE WHEN c1 < c2 THEN 1 ELSE 2 END AS won,
-           CASE WHEN c1 < c2 THEN seed1 ELSE seed2 END IS NOT NULL AS fav_seeded,
-           CASE WHEN c1 < c2 THEN seed2 ELSE seed1 END IS NOT NULL AS dog_seeded
+           CASE WHEN c1 < c2 THEN seeded1 ELSE seeded2 END AS fav_seeded,
+           CASE WHEN c1 < c2 THEN seeded2 ELSE seeded1 END AS dog_seeded
     FROM priced
     WHERE c1 <> c2
 ), bucketed AS (
