@@ -7,6 +7,7 @@ the best prices; for a match under way, the in-play match-winner prices (Live pl
 from __future__ import annotations
 
 import datetime as dt
+from itertools import groupby
 from typing import Any, Literal
 
 import attrs
@@ -104,14 +105,8 @@ async def odds(call: Call) -> Answer:
     if not rows:
         raise not_found(f"match {match['match_id']} has no prices: bookmakers price senior individual matches "
                         "from 2005, and the real world (public BWF data) holds none")
-    markets: list[MarketPrices] = []
-    group: list[Any] = []
-    for r in rows:
-        if group and (r["market"], r["line"]) != (group[0]["market"], group[0]["line"]):
-            markets.append(_market(group[0]["market"], group[0]["line"], group))
-            group = []
-        group.append(r)
-    markets.append(_market(group[0]["market"], group[0]["line"], group))
+    markets = [_market(market, line, list(quotes))  # rows come ordered by market and line
+               for (market, line), quotes in groupby(rows, key=lambda r: (r["market"], r["line"]))]
     in_play = None
     if match["status"] == "live" and call.plan.rank >= PLANS["live"].rank:
         in_play = [InPlayQuote(bookmaker=q["bookmaker"], prices=[q["price1"], q["price2"]], updated_at=q["updated_at"])

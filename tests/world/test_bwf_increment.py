@@ -138,3 +138,17 @@ async def test_an_increment_loads_while_serving_corrects_and_is_applied_once(sli
     assert (twice.matches_added, twice.matches_corrected, twice.editions_added, twice.players_added) == (0, 0, 0, 0)
     assert twice.matches_unchanged == later_rows + 2 and twice.derived_rebuilt == []
     assert counts(slice_url) == after
+
+
+async def test_a_week_of_rankings_is_added_once(slice_url, tmp_path):
+    week = tmp_path / "2025-02-03"
+    week.mkdir()
+    with gzip.open(SHIPPED.parent / "bwf-world-ranking" / "2025-01-06" / "MS.csv.gz") as raw:
+        lines = io.TextIOWrapper(raw, encoding="utf-8").read().splitlines()[:21]  # the header and the top 20
+    (week / "MS.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    first = await apply(slice_url, tmp_path)
+    assert first.ranking_rows_added == 20 and "61_player_rankings" in first.derived_rebuilt
+    held = sql(slice_url, "SELECT count(*) AS n, count(player1) AS ids FROM rankings WHERE week = '2025-02-03'")[0]
+    assert held["n"] == held["ids"] == 20
+    again = await apply(slice_url, tmp_path)
+    assert again.ranking_rows_added == 0 and again.derived_rebuilt == []

@@ -8,10 +8,13 @@ SELECT id, name, country FROM players ORDER BY id;
 -- A country not held yet; nothing when it is.
 INSERT INTO countries (code, name) VALUES (:code, :name) ON CONFLICT (code) DO NOTHING;
 
--- name: player-add
--- A player not held yet (only what the files tell: name, country, gender); nothing when held.
+-- name: players-add
+-- Players not held yet (only what the files tell: name, country, gender), as parallel arrays.
 INSERT INTO players (id, name, slug, country, gender, strength)
-VALUES (:id, :name, :slug, :country, :gender, 0) ON CONFLICT (id) DO NOTHING;
+SELECT id, name, slug, country, gender, 0
+FROM unnest(:ids::text[], :names::text[], :slugs::text[], :countries::text[], :genders::text[])
+     AS p(id, name, slug, country, gender)
+ON CONFLICT (id) DO NOTHING;
 
 -- name: series-add
 -- A series not held yet; nothing when it is.
@@ -42,10 +45,11 @@ RETURNING id;
 -- A held edition's dates widened to the days of its matches.
 UPDATE tournaments SET start_date = least(start_date, :first), end_date = greatest(end_date, :last) WHERE id = :id;
 
--- name: matches-of-round
--- The matches held in one round of one draw: id, position, sides, score and winner.
-SELECT id, position, side1, side2, g1, g2, winner
-FROM matches WHERE tournament_id = :tournament AND discipline = :discipline AND round_name = :round_name;
+-- name: matches-of-editions
+-- The matches held in the editions an increment touches: where each stands in its draw, its sides,
+-- score and winner.
+SELECT tournament_id, discipline, round_name, id, position, side1, side2, g1, g2, winner
+FROM matches WHERE tournament_id = ANY(:tournaments::text[]);
 
 -- name: match-add
 -- A finished match not held yet.
@@ -68,10 +72,11 @@ VALUES (:match_id, :at, :old_g1, :old_g2, :old_winner) ON CONFLICT DO NOTHING;
 -- A held match's corrected score and winner.
 UPDATE matches SET g1 = :g1, g2 = :g2, winner = :winner WHERE id = :id;
 
--- name: ranking-add
--- One row of a ranking list not held yet; returns 1 when added.
+-- name: rankings-add
+-- Ranking list rows not held yet, as parallel arrays; one row returned for each added.
 INSERT INTO rankings (week, discipline, rank, name, player1, player2, points, full_list)
-VALUES (:week, :discipline, :rank, :name, :player1, :player2, :points, :full)
+SELECT * FROM unnest(:weeks::date[], :disciplines::text[], :ranks::int[], :names::text[], :player1s::text[],
+                     :player2s::text[], :points::int[], :fulls::bool[])
 ON CONFLICT DO NOTHING
 RETURNING 1;
 

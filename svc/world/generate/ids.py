@@ -24,7 +24,12 @@ def make_id(prefix: str, *parts: object) -> str:
     return prefix + base64.b32encode(digest(*parts)[:10]).decode().lower()[:12]
 
 
+def fold(text: str) -> str:
+    """ASCII, lower case, accents dropped; letters without a decomposition spelt out (ø, æ, ß, ı)."""
+    s = text.replace("ø", "o").replace("Ø", "O").replace("æ", "ae").replace("Æ", "AE").replace("ß", "ss")
+    s = s.replace("ı", "i")
+    return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower()
+
+
 def slugify(name: str) -> str:
-    s = name.replace("ø", "o").replace("Ø", "O").replace("æ", "ae").replace("Æ", "AE").replace("ß", "ss")
-    s = unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower()
-    return "-".join("".join(c if c.isalnum() else " " for c in s).split())
+    return "-".join("".join(c if c.isalnum() else " " for c in fold(name)).split())

@@ -33,11 +33,12 @@ from typing import Any
 from svc.core.progress import Progress
 from svc.world import facts
 from svc.world.bundle import FORMAT_VERSION, BundleWriter
-from svc.world.generate.ids import make_id, slugify
+from svc.world.generate.draws import rounds_of
+from svc.world.generate.ids import fold, make_id, slugify
 from svc.world.sources import bwf_calendar, bwf_ranking, bwf_tour
 from svc.world.sources.bwf_tour import Problem, TourRow
 from svc.world.sources.countries import IOC, code_of
-from svc.world.sources.names import Identities, family_of, fold, list_name, player_id
+from svc.world.sources.names import Identities, family_of, list_name, player_id
 
 SOURCE = "bwf"
 GENERATOR = "svc.world.sources.bwf 1"
@@ -90,10 +91,7 @@ CITY_NAMES = {"gwangju metropolitan city": "Gwangju", "kowloon": "Hong Kong", "l
               "macau city": "Macau", "muelheim an der ruhr": "Mülheim an der Ruhr", "odense v": "Odense",
               "orleans": "Orléans", "saarbrucken": "Saarbrücken", "taipei city": "Taipei", "vladivostock": "Vladivostok",
               "bukit jalil": "Kuala Lumpur"}
-# host country as written in the match files -> IOC code, where its name is not enough
-HOST_COUNTRIES = {"U.S.A.": "USA", "Korea": "KOR", "Hong Kong China": "HKG", "Macau China": "MAC",
-                  "Chinese Taipei": "TPE"}
-ROUND_ORDER = ("R128", "R64", "R32", "R16", "QF", "SF", "F")
+ROUND_ORDER = tuple(rounds_of(128))  # the knockout rounds, first to final
 # world_meta `coverage`: every empty answer over the real world carries it as meta.note
 COVERAGE = ("The real world (public BWF data) holds the World Tour matches of 2018-2020 (Super 100 to the "
             "Finals; no World Championships, Olympics or team events), the monthly world ranking lists from "
@@ -119,7 +117,6 @@ class Report:
     unplaced_in_draw: int = 0
     calendar_editions: int = 0  # editions of the calendar file (no matches)
     calendar_cancelled: int = 0
-    series_by_rule: int = 0
     series_by_fallback: list[str] = field(default_factory=list)
     unknown_countries: Counter = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)  # file:line: what
@@ -189,7 +186,6 @@ def series_of(event_name: str, tier: str | None, report: Report) -> tuple[str, s
     words = set(f"{folded} {fold(tier or '')}".split())
     for pattern, slug, name in SERIES:
         if all(w in words for w in pattern.split()):
-            report.series_by_rule += 1
             return slug, name
     # an event this table does not know: its name less the year, the edition's number ("13th",
     # "III"), "presented by ..." and capitalised sponsor words
@@ -245,7 +241,7 @@ class Builder:
 
     def host(self, country: str) -> str | None:
         """The IOC code of a host country as the files write it; an unknown one is reported."""
-        code = HOST_COUNTRIES.get(country) or code_of(country)
+        code = code_of(country)
         if code is None:
             self.report.unknown_countries[country] += 1
         return code

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-DISCIPLINES = ("MS", "WS", "MD", "WD", "XD")
+from svc.world.generate.calendar import DISCIPLINES
+
 # round as written -> (round code, name as the draw names it, qualifying)
 ROUNDS = {
     "Qualification round of 32": (None, "Qualification round of 32", True),

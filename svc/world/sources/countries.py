@@ -9,7 +9,7 @@ which the importer reports.
 
 from __future__ import annotations
 
-import unicodedata
+from svc.world.generate.ids import fold
 
 # IOC code -> English name, for every nation in the public BWF files.
 IOC = {
@@ -43,8 +43,7 @@ IOC = {
 
 
 def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return " ".join(text.lower().replace("&", " and ").replace(".", " ").split())
+    return " ".join(fold(text).replace("&", " and ").replace(".", " ").split())
 
 
 # Spellings of the ranking files (folded) that are not IOC's English names.

@@ -19,6 +19,7 @@ The same increment applied twice changes nothing the second time.
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,10 +84,10 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
         for code in sorted({p.country for p in new_people if p.country}
                            | {ed["country"] for ed in builder.editions.values() if ed["country"]}):
             await sqlrun.execute(conn, Q.increment.country_add, code=code, name=IOC.get(code, code))
-        for p in new_people:
-            pid, name, slug, country, gender = player_row(p)[:5]
-            await sqlrun.execute(conn, Q.increment.player_add, id=pid, name=name, slug=slug, country=country,
-                                 gender=gender)
+        rows = [player_row(p)[:5] for p in new_people]
+        await sqlrun.execute(conn, Q.increment.players_add, ids=[x[0] for x in rows], names=[x[1] for x in rows],
+                             slugs=[x[2] for x in rows], countries=[x[3] for x in rows],
+                             genders=[x[4] for x in rows])
         report.players_added = len(new_people)
         if new_people:
             changed.add("players")
@@ -94,15 +95,26 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
             if await _edition(conn, ed):
                 report.editions_added += 1
                 changed.add("tournaments")
+        held_matches: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+        for h in await sqlrun.fetch(conn, Q.increment.matches_of_editions,
+                                    tournaments=sorted({m["edition"]["id"] for m in matches})):
+            held_matches[(h["tournament_id"], h["discipline"], h["round_name"])].append(dict(h))
+        rallies: list[tuple] = []
         for m in matches:
-            outcome = await _match(conn, m, now)
+            outcome = await _match(conn, m, held_matches[(m["edition"]["id"], m["discipline"], m["round_name"])],
+                                   rallies, now)
             setattr(report, f"matches_{outcome}", getattr(report, f"matches_{outcome}") + 1)
             if outcome != "unchanged":
                 changed.update(("matches", "rallies", "corrections"))
-        for row in rankings:
-            if await sqlrun.fetchval(conn, Q.increment.ranking_add, week=row[0], discipline=row[1], rank=row[2],
-                                     name=row[3], player1=row[4], player2=row[5], points=row[6], full=row[7]):
-                report.ranking_rows_added += 1
+        await conn.executemany(Q.increment.rally_add.sql, rallies)  # rows in the statement's parameter order
+        if rankings:
+            columns = list(zip(*rankings))
+            added = await sqlrun.fetch(conn, Q.increment.rankings_add, weeks=list(columns[0]),
+                                       disciplines=list(columns[1]), ranks=list(columns[2]), names=list(columns[3]),
+                                       player1s=list(columns[4]), player2s=list(columns[5]), points=list(columns[6]),
+                                       fulls=list(columns[7]))
+            report.ranking_rows_added = len(added)
+            if added:
                 changed.add("rankings")
         if changed:
             report.derived_rebuilt = await derived.rebuild(conn, changed)
@@ -123,11 +135,11 @@ async def _edition(conn: asyncpg.Connection, ed: dict[str, Any]) -> bool:
     return bool(added)
 
 
-async def _match(conn: asyncpg.Connection, m: dict[str, Any], now: dt.datetime) -> str:
-    """added, corrected or unchanged."""
+async def _match(conn: asyncpg.Connection, m: dict[str, Any], held: list[dict[str, Any]], rallies: list[tuple],
+                 now: dt.datetime) -> str:
+    """added, corrected or unchanged. `held`: the matches held in the match's round (a match added
+    joins it); `rallies`: where a match added puts its rallies."""
     values = match_row(m)
-    held = await sqlrun.fetch(conn, Q.increment.matches_of_round, tournament=m["edition"]["id"],
-                              discipline=m["discipline"], round_name=m["round_name"])
     same = next((h for h in held if frozenset(h["side1"]) | frozenset(h["side2"]) == _sides(m)), None)
     if same is None:
         position = m["position"]
@@ -139,17 +151,19 @@ async def _match(conn: asyncpg.Connection, m: dict[str, Any], now: dt.datetime) 
                              discipline=values[3], round_code=values[5], round_name=values[6], position=values[7],
                              side1=values[10], side2=values[11], g1=values[14], g2=values[15], winner=values[16],
                              outcome=values[17], day=values[19])
-        if m["row"].rallies:  # positional rows in the statement's parameter order
-            await conn.executemany(Q.increment.rally_add.sql, rally_rows(values[0], m["row"].rallies))
+        held.append({"id": values[0], "position": position, "side1": values[10], "side2": values[11],
+                     "g1": values[14], "g2": values[15], "winner": values[16]})
+        if m["row"].rallies:
+            rallies.extend(rally_rows(values[0], m["row"].rallies))
         return "added"
     g1, g2, winner = values[14], values[15], values[16]
-    if [p.id for p in m["side1"]][:1] != list(same["side1"])[:1]:  # told the other way round: turn it
+    if m["side1"][0].id not in same["side1"]:  # told the other way round: turn it
         g1, g2, winner = g2, g1, (3 - winner if winner else None)
     if list(same["g1"]) == g1 and list(same["g2"]) == g2 and same["winner"] == winner:
         return "unchanged"
     await sqlrun.execute(conn, Q.increment.correction_add, match_id=same["id"], at=now, old_g1=list(same["g1"]),
                          old_g2=list(same["g2"]), old_winner=same["winner"])
     await sqlrun.execute(conn, Q.increment.match_correct, id=same["id"], g1=g1, g2=g2, winner=winner)
+    same.update(g1=g1, g2=g2, winner=winner)  # a second row of the same match in this increment compares with it
     await publish(conn, same["id"], "corrected", now)
     return "corrected"
-

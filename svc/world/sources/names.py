@@ -11,18 +11,12 @@ countries are two people. Ids derive from the key, so they stay the same on ever
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
-from svc.world.generate.ids import make_id, slugify
+from svc.world.generate.ids import fold, make_id
 
 # Nations whose players' names are written family name first in BWF lists.
 FAMILY_FIRST = {"CHN", "TPE", "HKG", "MAC", "KOR", "PRK", "VIE"}
-
-
-def fold(text: str) -> str:
-    text = text.replace("ø", "o").replace("Ø", "O").replace("æ", "ae").replace("ß", "ss").replace("ı", "i")
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 
 def parts(name: str) -> tuple[str, ...]:
@@ -96,7 +90,3 @@ def list_name(given_first: str, country: str | None) -> str:
         return given_first.upper()
     family, given = words[-1].upper(), " ".join(words[:-1])
     return f"{family} {given}" if country in FAMILY_FIRST else f"{given} {family}"
-
-
-def name_slug(name: str) -> str:
-    return slugify(name)
