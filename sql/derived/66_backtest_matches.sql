@@ -13,5 +13,13 @@ JOIN tournaments t ON t.id = m.tournament_id
 JOIN odds o ON o.match_id = m.id AND o.market = 'winner'
 WHERE m.status = 'finished' AND m.outcome <> 'walkover' AND m.winner IS NOT NULL
 GROUP BY m.id, t.year;
+-- The side each strategy backs (outsider, unseeded and drift back the other side; NULL: no bet),
+-- decided once here instead of on every request.
+ALTER TABLE backtest_matches
+    ADD COLUMN favourite smallint, ADD COLUMN seeded smallint, ADD COLUMN steam smallint;
+UPDATE backtest_matches SET
+    favourite = CASE WHEN close1 < close2 THEN 1 WHEN close2 < close1 THEN 2 END,
+    seeded = CASE WHEN seeded1 AND NOT seeded2 THEN 1 WHEN seeded2 AND NOT seeded1 THEN 2 END,
+    steam = CASE WHEN close1 / open1 < close2 / open2 THEN 1 WHEN close2 / open2 < close1 / open1 THEN 2 END;
 CREATE INDEX backtest_matches_order ON backtest_matches (day, match_id);
 ANALYZE backtest_matches;

@@ -4,7 +4,8 @@ Each strategy backs at most one side of a match, one unit at that side's average
 price (as the results feed shows it, to the cent): favourite (the shorter price), outsider
 (the longer), seeded and unseeded (only where exactly one side is seeded), steam (the side
 whose price shortened more from opening to closing: the side the market moved to) and drift
-(the other). Ties back nothing. Walkovers are not settled bets."""
+(the other). Ties back nothing. Walkovers are not settled bets. The side each strategy backs is
+decided at import (sql/derived/66_backtest_matches.sql); a request sums in one statement."""
 
 from __future__ import annotations
 
@@ -51,60 +52,21 @@ class Backtest:
     worst_run: int = attrs.field(metadata=doc("longest run of lost bets in date order"))
 
 
-def pick(strategy: str, r: Any) -> int | None:
-    """The side (1 or 2) the strategy backs in a match, or None."""
-    c1, c2 = r["close1"], r["close2"]
-    if strategy in ("favourite", "outsider"):
-        if c1 == c2:
-            return None
-        favourite = 1 if c1 < c2 else 2
-        return favourite if strategy == "favourite" else 3 - favourite
-    if strategy in ("seeded", "unseeded"):
-        if r["seeded1"] == r["seeded2"]:
-            return None
-        seeded = 1 if r["seeded1"] else 2
-        return seeded if strategy == "seeded" else 3 - seeded
-    move1, move2 = c1 / r["open1"], c2 / r["open2"]  # below 1: the price shortened
-    if move1 == move2:
-        return None
-    steam = 1 if move1 < move2 else 2
-    return steam if strategy == "steam" else 3 - steam
-
-
-def run(strategy: str, rows: list[Any], min_price: float | None, max_price: float | None) -> Backtest:
-    bets = wins = run_now = worst = 0
-    profit = chance_sum = variance = price_sum = 0.0
-    for r in rows:
-        side = pick(strategy, r)
-        if side is None:
-            continue
-        price = r["close1"] if side == 1 else r["close2"]
-        if (min_price is not None and price < min_price) or (max_price is not None and price > max_price):
-            continue
-        chance = r["chance1"] if side == 1 else 1 - r["chance1"]
-        bets += 1
-        price_sum += price
-        chance_sum += chance
-        variance += chance * (1 - chance)
-        if r["winner"] == side:
-            wins += 1
-            profit += price - 1
-            run_now = 0
-        else:
-            profit -= 1
-            run_now += 1
-            worst = max(worst, run_now)
+def shape(strategy: str, r: Any) -> Backtest:
+    """The answer from the sums of Q.backtest.run."""
+    bets = r["bets"]
     if not bets:
         return Backtest(strategy=strategy, bets=0, wins=0, strike_rate=None, expected_strike_rate=None,
                         expected_interval=None, distance_from_chance=None, profit=0.0, return_per_unit=None,
                         average_price=None, worst_run=0)
-    expected = chance_sum / bets
-    half = Z95 * math.sqrt(variance) / bets
-    return Backtest(strategy=strategy, bets=bets, wins=wins, strike_rate=round(wins / bets, 4),
+    expected = r["chance_sum"] / bets
+    half = Z95 * math.sqrt(r["variance"]) / bets
+    return Backtest(strategy=strategy, bets=bets, wins=r["wins"], strike_rate=round(r["wins"] / bets, 4),
                     expected_strike_rate=round(expected, 4),
                     expected_interval=[round(max(0.0, expected - half), 4), round(min(1.0, expected + half), 4)],
-                    distance_from_chance=round(wins / bets - expected, 4), profit=round(profit, 2),
-                    return_per_unit=round(profit / bets, 4), average_price=round(price_sum / bets, 2), worst_run=worst)
+                    distance_from_chance=round(r["wins"] / bets - expected, 4), profit=round(r["profit"], 2),
+                    return_per_unit=round(r["profit"] / bets, 4), average_price=round(r["price_sum"] / bets, 2),
+                    worst_run=r["worst_run"])
 
 
 @endpoint("/v1/backtest", plan="odds", summary="A betting strategy run over every settled match with closing prices",
@@ -120,8 +82,9 @@ async def backtest(call: Call) -> Answer:
     p = call.p
     check_range(p)
     check_range(p, "min_price", "max_price")
-    rows = await call.db.fetch(Q.backtest.matches, discipline=p.discipline, round=p.round, from_year=p.from_,
-                               to_year=p.to)
+    sums = await call.db.fetchrow(Q.backtest.run, strategy=p.strategy, min_price=p.min_price, max_price=p.max_price,
+                                  discipline=p.discipline, round=p.round, from_year=p.from_, to_year=p.to)
     filters: dict[str, Any] = {"discipline": p.discipline, "round": p.round, "from": p.from_, "to": p.to,
                                "min_price": p.min_price, "max_price": p.max_price}
-    return Answer(run(p.strategy, rows, p.min_price, p.max_price), {"filters": filters, "matches": len(rows)})
+    return Answer(shape(p.strategy, sums),
+                  {"filters": filters, "matches": sums["matches"]})
