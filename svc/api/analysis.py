@@ -264,3 +264,55 @@ async def market(call: Call) -> Answer:
                for r in await call.db.fetch(Q.analysis.margins, discipline=p.discipline, **_years(p))]
     return Answer(MarketAnalysis(overall=overall, by_price=by["price"], by_round=by["round"], by_seeding=by["seeding"],
                                  bookmakers=margins), {"filters": _filters(p)})
+
+
+# -- upsets ----------------------------------------------------------------------------------
+UPSET_LIMIT_MAX = 100
+
+
+@attrs.frozen
+class Upset:
+    place: int = attrs.field(metadata=doc("standard competition rank: equal prices or chances share a place"))
+    winner: int = attrs.field(metadata=doc("the side of `match` that won against the odds (1 or 2)"))
+    winner_price: float | None = attrs.field(metadata=doc(
+        "the winner's average closing price over the bookmakers, to the cent, as /v1/odds/{id} lists them; null "
+        "when the match had no prices"))
+    market_chance: float | None = attrs.field(metadata=doc("the winner's margin-free closing chance; null unpriced"))
+    rating_chance: float | None = attrs.field(metadata=doc(
+        "the winner's chance by the own rating before the match (as on its day); null when not rated"))
+    match: DrawMatch
+
+
+@attrs.frozen
+class UpsetsParams(RangeParams):
+    by: str = param("price: winners at the longest average closing prices; rating: winners the own rating gave the "
+                    "lowest chance.", default="price", enum=("price", "rating"))
+    limit: int = param("Places to list (ties share a place, so more rows may come back).", default=RECORD_LIMIT_DEFAULT,
+                       minimum=1, maximum=UPSET_LIMIT_MAX)
+
+
+@endpoint("/v1/analysis/upsets", plan="odds", summary="The biggest upsets, by closing price or by the own rating",
+          params=UpsetsParams, returns=Upset, many=True,
+          description="Settled matches whose winner was the least expected, biggest upset first. `by=price`: every "
+                      "match with match-winner closing prices, by the winner's average closing price (longest "
+                      "first). `by=rating`: every rated match (walkovers are not rated), by the winner's chance from "
+                      "the own rating as on the match day (lowest first), for the whole archive. Only completed "
+                      "matches count: walkovers and wins by retirement (an injury, not an upset) are left out. "
+                      "`discipline`, `from` and `to` (tournament years) "
+                      "narrow the matches.")
+async def upsets(call: Call) -> Answer:
+    p = call.p
+    check_range(p)
+    stmt = Q.analysis.upsets_by_price if p.by == "price" else Q.analysis.upsets_by_rating
+    rows = await call.db.fetch(stmt, discipline=p.discipline, limit=p.limit, **_years(p))
+
+    def chance(x: float | None) -> float | None:
+        return None if x is None else round(x, 4)
+
+    data = [Upset(place=r["place"], winner=r["upset_winner"], winner_price=r["winner_price"],
+                  market_chance=chance(r["market_chance"]), rating_chance=chance(r["rating_chance"]),
+                  match=draw_match_from_row(r, with_odds=call.sees_odds)) for r in rows]
+    meta: dict[str, Any] = {"by": p.by, "count": len(data), "filters": _filters(p)}
+    if not data and p.by == "rating":
+        meta["note"] = "no rated match in this range"
+    return Answer(data, meta)

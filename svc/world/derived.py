@@ -12,8 +12,10 @@ import re
 import asyncpg
 
 from svc.core.sqlfiles import SQL_DIR
+from svc.rating import history as ratings
 
 DERIVED_DIR = SQL_DIR / "derived"
+RATED = {"matches", "players", "tournaments", "cities"}  # what the rating reads (the view rated_results)
 _CREATED = re.compile(r"CREATE TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)", re.I)
 
 
@@ -29,6 +31,9 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> 
         await conn.execute(text)
         touched.update(_CREATED.findall(text))
         done.append(path.stem)
+    if changed is None or touched & RATED:
+        await ratings.rebuild(conn)
+        done.append("ratings")
     await conn.execute(
         "INSERT INTO world_meta (key, value) VALUES ('data_version', '1') "
         "ON CONFLICT (key) DO UPDATE SET value = (world_meta.value::int + 1)::text"

@@ -36,6 +36,7 @@ from svc.core import sqlrun
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
 from svc.core.sqlfiles import Q
+from svc.rating import history as ratings
 from svc.web.service import Service
 from svc.world import engine
 from svc.world.feed import play
@@ -232,6 +233,7 @@ class Feed:
         await sqlrun.fetch(conn, Q.feed.finish, match_id=match_id, g1=g1p, g2=g2p, winner=st.winner, end_at=st.ended_at)
         await sqlrun.fetch(conn, Q.feed.forget_match, match_id=match_id)
         await sqlrun.fetch(conn, Q.feed.prices_drop, match_id=match_id)
+        await ratings.advance(conn, match_id)
         if published is not None:
             lo, hi = play.CORRECT_AFTER_MIN
             due = st.ended_at + dt.timedelta(minutes=sub_rng(match_id, "due").randint(lo, hi))

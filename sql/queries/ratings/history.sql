@@ -1,0 +1,67 @@
+-- name: results
+-- Every finished match in playing order as the rating reads it (the view rated_results).
+SELECT * FROM rated_results ORDER BY day, id;
+
+-- name: clear
+-- Empties the rating tables before a rebuild.
+TRUNCATE rating_days, rating_matches, rating_draws;
+
+-- name: model-save
+-- Keeps the model's description (settings, fitted home edge and decider, held-out figures) as JSON.
+INSERT INTO world_meta (key, value) VALUES ('rating_model', :model)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+
+-- name: model
+-- The model's description as the last rebuild kept it (JSON text); null before any.
+SELECT value FROM world_meta WHERE key = 'rating_model';
+
+-- name: match
+-- One finished match the live feed has just settled, as the rating reads it.
+SELECT * FROM rated_results WHERE id = :match_id;
+
+-- name: day-matches
+-- The finished matches of one day and discipline that any of `players` played (their day is
+-- rated again with a new one).
+SELECT * FROM rated_results
+WHERE discipline = :discipline AND day = :day
+  AND (side1 && :players::text[] OR side2 && :players::text[])
+ORDER BY id;
+
+-- name: standings
+-- Each of `players`' latest standing before `day` in every discipline they are rated in.
+SELECT DISTINCT ON (r.player_id, r.discipline) r.player_id, r.discipline, r.day, r.rating, r.variance, r.matches
+FROM rating_days r
+WHERE r.player_id = ANY (:players::text[]) AND r.day < :day
+ORDER BY r.player_id, r.discipline, r.day DESC;
+
+-- name: draw-level
+-- The level a newcomer enters a draw at, once set.
+SELECT level FROM rating_draws WHERE draw = :draw;
+
+-- name: draw-field
+-- The players of a draw (every match of it, played or to come) and the draw's first day.
+SELECT array_agg(DISTINCT p) AS players, min(coalesce(m.day, t.start_date, make_date(t.year, 7, 1))) AS first_day
+FROM matches m
+JOIN tournaments t ON t.id = m.tournament_id
+CROSS JOIN LATERAL unnest(m.side1 || m.side2) p
+WHERE m.tournament_id = :tournament_id AND m.discipline = :discipline
+  AND m.sport_class IS NOT DISTINCT FROM :sport_class;
+
+-- name: draw-level-save
+-- Keeps the level a newcomer enters a draw at.
+INSERT INTO rating_draws (draw, level) VALUES (:draw, :level) ON CONFLICT (draw) DO NOTHING;
+
+-- name: day-save
+-- Writes (or rewrites) players' standings at the end of a day.
+INSERT INTO rating_days (discipline, player_id, day, rating, variance, matches)
+SELECT :discipline, p, :day, r, v, n
+FROM unnest(:players::text[], :ratings::real[], :variances::real[], :matches::int[]) AS x(p, r, v, n)
+ON CONFLICT (discipline, player_id, day) DO UPDATE
+SET rating = excluded.rating, variance = excluded.variance, matches = excluded.matches;
+
+-- name: match-save
+-- Keeps a match's pre-match chance and side ratings.
+INSERT INTO rating_matches (match_id, discipline, year, chance1, rating1, rating2, winner_chance, played)
+VALUES (:match_id, :discipline, :year, :chance1, :rating1, :rating2, :winner_chance, :played)
+ON CONFLICT (match_id) DO UPDATE SET chance1 = excluded.chance1, rating1 = excluded.rating1,
+    rating2 = excluded.rating2, winner_chance = excluded.winner_chance;

@@ -1,0 +1,193 @@
+"""The rating's daily history in PostgreSQL: rebuilt from every result at import (a full load
+and an increment alike), advanced a match at a time by the live feed.
+
+A rebuild rates the archive twice when the data shows a home edge: once without one, to fit
+the edge on the training seasons and test it on the held-out ones, and again with it. The
+model's description (settings, home edge and its test, the decider fit, the held-out
+figures) is kept in world_meta `rating_model`; /v1/predict and /v1/ratings report it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from typing import Any, Iterable
+
+import asyncpg
+import attrs
+import cattrs
+
+from svc.core import sqlrun
+from svc.core.sqlfiles import Q
+from svc.rating.fit import fit_decider, fit_home_edge, scores
+from svc.rating.fitted import settings_for
+from svc.rating.model import Forecast, Ratings, Result, Settings
+
+_converter = cattrs.Converter()
+_converter.register_unstructure_hook(dt.date, lambda d: d.isoformat())
+
+
+@attrs.frozen
+class Model:
+    """What a rebuild made of the results: the settings used and how they fared."""
+    version: str
+    world: str
+    settings: Settings
+    home_edge_test: str
+    held_out: dict[str, Any]
+
+    def to_json(self) -> str:
+        return json.dumps(_converter.unstructure(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> "Model":
+        raw = json.loads(text)
+        raw["settings"]["decider"] = tuple(raw["settings"]["decider"])
+        return _converter.structure(raw, cls)
+
+
+def result_of(row: Any) -> Result:
+    return Result(day=row["day"], draw=row["draw"], discipline=row["discipline"], side1=tuple(row["side1"]),
+                  side2=tuple(row["side2"]), winner=row["winner"], points1=row["points1"], points2=row["points2"],
+                  retired=row["outcome"] == "retired", home=int(row["home1"]) - int(row["home2"]))
+
+
+def rated(row: Any) -> bool:
+    """Walkovers say nothing about the players' level; every other finished match is rated."""
+    return row["outcome"] != "walkover"
+
+
+@attrs.define
+class Run:
+    """One pass of the model over the archive."""
+    ratings: Ratings
+    forecasts: dict[str, Forecast]
+    days: list[tuple]   # rating_days rows
+
+
+def rate_archive(settings: Settings, rows: list[Any]) -> Run:
+    """Rates every match of `rows` (in playing order) day by day."""
+    fields: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        fields[row["draw"]].update(row["side1"], row["side2"])
+    ratings = Ratings(settings)
+    forecasts: dict[str, Forecast] = {}
+    day_rows: list[tuple] = []
+    i = 0
+    while i < len(rows):
+        day = rows[i]["day"]
+        j = i
+        while j < len(rows) and rows[j]["day"] == day:
+            j += 1
+        todays = [r for r in rows[i:j] if rated(r)]
+        i = j
+        for row in todays:
+            ratings.set_entry(row["draw"], fields[row["draw"]], row["discipline"], day)
+        results = [result_of(r) for r in todays]
+        for row, f in zip(todays, ratings.rate_day(day, results)):
+            forecasts[row["id"]] = f
+        touched = {(p, r.discipline) for r in results for p in r.side1 + r.side2}
+        for key in sorted(touched):
+            st = ratings.players[key]
+            day_rows.append((key[1], key[0], day, st.rating, st.variance, st.matches))
+    return Run(ratings, forecasts, day_rows)
+
+
+def held_out_figures(settings: Settings, rows: list[Any], forecasts: dict[str, Forecast]) -> dict[str, Any]:
+    """Accuracy and log-loss of the rolling forecasts on the seasons after the training ones."""
+    first = (settings.trained_to or 0) + 1
+    picked = [(forecasts[r["id"]].chance, r["winner"] == 1) for r in rows
+              if rated(r) and r["day"].year >= first and r["id"] in forecasts]
+    if not picked:
+        return {"matches": 0, "from_season": first, "accuracy": None, "log_loss": None, "brier": None}
+    s = scores(picked)
+    return {"matches": len(picked), "from_season": first, "to_season": max(r["day"].year for r in rows),
+            "accuracy": round(s.accuracy, 4), "log_loss": round(s.log_loss, 4), "brier": round(s.brier, 4)}
+
+
+async def rebuild(conn: asyncpg.Connection) -> Model:
+    """Rates the whole archive and replaces the rating tables (inside the caller's transaction)."""
+    world = await sqlrun.fetchval(conn, Q.world.source) or "empty"
+    settings = settings_for(world)
+    rows = await sqlrun.fetch(conn, Q.ratings.results)
+    first = rate_archive(attrs.evolve(settings, home_edge=None), rows)
+    edge, test = fit_home_edge(settings, rows, first.forecasts)
+    settings = attrs.evolve(settings, home_edge=edge, decider=fit_decider(settings, rows, first.forecasts))
+    final = rate_archive(settings, rows) if edge is not None else first
+    model = Model(version=f"{settings.version}/{world}", world=world, settings=settings, home_edge_test=test,
+                  held_out=held_out_figures(settings, rows, final.forecasts))
+    await sqlrun.execute(conn, Q.ratings.clear)
+    await conn.copy_records_to_table("rating_days", records=final.days,
+                                     columns=["discipline", "player_id", "day", "rating", "variance", "matches"])
+    await conn.copy_records_to_table(
+        "rating_matches", columns=list(_MATCH_COLUMNS),
+        records=[_match_row(r, final.forecasts[r["id"]]) for r in rows if r["id"] in final.forecasts])
+    await conn.copy_records_to_table("rating_draws", columns=["draw", "level"],
+                                     records=list(final.ratings.entry.items()))
+    await sqlrun.execute(conn, Q.ratings.model_save, model=model.to_json())
+    return model
+
+
+_MATCH_COLUMNS = ("match_id", "discipline", "year", "chance1", "rating1", "rating2", "winner_chance", "played")
+
+
+def _match_row(row: Any, f: Forecast) -> tuple:
+    return (row["id"], row["discipline"], row["year"], f.chance, f.rating1, f.rating2,
+            f.chance if row["winner"] == 1 else 1 - f.chance, row["outcome"] == "played")
+
+
+async def load_model(conn: asyncpg.Connection) -> Model | None:
+    text = await sqlrun.fetchval(conn, Q.ratings.model)
+    return Model.from_json(text) if text else None
+
+
+async def _seed(conn: asyncpg.Connection, ratings: Ratings, players: Iterable[str], day: dt.date) -> None:
+    """Loads the players' standings at the start of `day` into `ratings`."""
+    ratings.load(await sqlrun.fetch(conn, Q.ratings.standings, players=sorted(set(players)), day=day))
+
+
+async def advance(conn: asyncpg.Connection, match_id: str) -> None:
+    """Rates a match the live feed has just settled: its players' day is rated again with it,
+    from the same start-of-day standings a rebuild would use, so both land on the same rows."""
+    row = await sqlrun.fetchrow(conn, Q.ratings.match, match_id=match_id)
+    if row is None or not rated(row):
+        return
+    model = await load_model(conn)
+    if model is None:
+        return
+    day, discipline = row["day"], row["discipline"]
+    players = list(row["side1"]) + list(row["side2"])
+    todays = [r for r in await sqlrun.fetch(conn, Q.ratings.day_matches, discipline=discipline, day=day,
+                                            players=players) if rated(r)]
+    ratings = Ratings(model.settings)
+    for draw in {r["draw"] for r in todays}:
+        level = await sqlrun.fetchval(conn, Q.ratings.draw_level, draw=draw)
+        if level is None:
+            level = await _enter(conn, model.settings, draw)
+        ratings.entry[draw] = level
+    await _seed(conn, ratings, {p for r in todays for p in list(r["side1"]) + list(r["side2"])}, day)
+    forecasts = ratings.rate_day(day, [result_of(r) for r in todays])
+    for r, f in zip(todays, forecasts):
+        if r["id"] == match_id:
+            await sqlrun.execute(conn, Q.ratings.match_save, **dict(zip(_MATCH_COLUMNS, _match_row(r, f))))
+    standings = [(p, ratings.players[(p, discipline)]) for p in sorted(set(players))]
+    await sqlrun.execute(conn, Q.ratings.day_save, discipline=discipline, day=day,
+                         players=[p for p, _ in standings], ratings=[s.rating for _, s in standings],
+                         variances=[s.variance for _, s in standings], matches=[s.matches for _, s in standings])
+
+
+async def _enter(conn: asyncpg.Connection, settings: Settings, draw: str) -> float:
+    """The level a newcomer enters a draw at, set once from its field at its first day."""
+    tournament_id, discipline, *rest = draw.split(":")
+    field = await sqlrun.fetchrow(conn, Q.ratings.draw_field, tournament_id=tournament_id, discipline=discipline,
+                                  sport_class=rest[0] if rest else None)
+    ratings = Ratings(settings)
+    if field and field["players"]:
+        await _seed(conn, ratings, field["players"], field["first_day"])
+        ratings.set_entry(draw, field["players"], discipline, field["first_day"])
+    else:
+        ratings.set_entry(draw, (), discipline, None)
+    level = ratings.entry[draw]
+    await sqlrun.execute(conn, Q.ratings.draw_level_save, draw=draw, level=level)
+    return level
