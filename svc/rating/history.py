@@ -68,9 +68,12 @@ class Run:
 
 def rate_archive(settings: Settings, rows: list[Any]) -> Run:
     """Rates every match of `rows` (in playing order) day by day."""
+    # a draw's field: the players of its first day's matches, known that day (never a later round's)
     fields: dict[str, set[str]] = defaultdict(set)
+    first_day: dict[str, dt.date] = {}
     for row in rows:
-        fields[row["draw"]].update(row["side1"], row["side2"])
+        if first_day.setdefault(row["draw"], row["day"]) == row["day"]:
+            fields[row["draw"]].update(row["side1"], row["side2"])
     ratings = Ratings(settings)
     forecasts: dict[str, Forecast] = {}
     day_rows: list[tuple] = []

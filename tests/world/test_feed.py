@@ -136,3 +136,44 @@ def test_slipped_results_are_corrected_back_to_the_rallies(played):
     assert {r["match_id"] for r in fixed} == outbox
     for r in fixed:
         assert (r["g1"], r["g2"]) == (r["r1"], r["r2"]) and (r["old_g1"], r["old_g2"]) != (r["g1"], r["g2"])
+
+
+def test_finished_matches_are_rated_as_a_rebuild_rates_them(played, before):
+    """The feed rates each match as it finishes (corrections included): its pre-match chance and its
+    players' standings for the day are those a full rebuild of the ratings gives."""
+    from conftest import run
+
+    from svc.core.db import connect_asyncio
+    from svc.rating import history
+
+    done = [r["id"] for r in sql(played, "SELECT id FROM matches WHERE id = ANY($1) AND status = 'finished' "
+                                         "AND outcome <> 'walkover'", list(before))]
+    assert len(done) >= 5
+    query_days = """SELECT d.discipline, d.player_id, d.day, d.rating, d.variance, d.matches
+                    FROM rating_days d JOIN matches m ON m.id = ANY($1)
+                    AND d.player_id = ANY(m.side1 || m.side2) AND d.discipline = m.discipline AND d.day = m.day
+                    ORDER BY 1, 2, 3"""
+    query_chances = "SELECT match_id, chance1 FROM rating_matches WHERE match_id = ANY($1) ORDER BY 1"
+    live_days, live_chances = sql(played, query_days, done), sql(played, query_chances, done)
+    assert len(live_chances) == len(done)
+
+    async def rebuilt():
+        conn = await connect_asyncio(played)
+        try:
+            tx = conn.transaction()
+            await tx.start()
+            await history.rebuild(conn)
+            got = [dict(r) for r in await conn.fetch(query_days, done)], \
+                  [dict(r) for r in await conn.fetch(query_chances, done)]
+            await tx.rollback()
+            return got
+        finally:
+            await conn.close()
+
+    full_days, full_chances = run(rebuilt())
+    assert [(r["discipline"], r["player_id"], r["day"], r["matches"]) for r in live_days] == \
+           [(r["discipline"], r["player_id"], r["day"], r["matches"]) for r in full_days]
+    for a, b in zip(live_days, full_days):
+        assert a["rating"] == pytest.approx(b["rating"], abs=0.05) and a["variance"] == pytest.approx(b["variance"], rel=1e-3)
+    for a, b in zip(live_chances, full_chances):
+        assert a["match_id"] == b["match_id"] and a["chance1"] == pytest.approx(b["chance1"], abs=1e-4)

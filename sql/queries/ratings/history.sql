@@ -39,13 +39,17 @@ ORDER BY r.player_id, r.discipline, r.day DESC;
 SELECT level FROM rating_draws WHERE draw = :draw;
 
 -- name: draw-field
--- The players of a draw (every match of it, played or to come) and the draw's first day.
-SELECT array_agg(DISTINCT p) AS players, min(coalesce(m.day, t.start_date, make_date(t.year, 7, 1))) AS first_day
-FROM matches m
-JOIN tournaments t ON t.id = m.tournament_id
-CROSS JOIN LATERAL unnest(m.side1 || m.side2) p
-WHERE m.tournament_id = :tournament_id AND m.discipline = :discipline
-  AND m.sport_class IS NOT DISTINCT FROM :sport_class;
+-- A draw's first day and the players of its matches that day (played or to come): the field a
+-- newcomer is measured against, known on that day.
+WITH d AS (
+    SELECT m.side1, m.side2, coalesce(m.day, t.start_date, make_date(t.year, 7, 1)) AS day
+    FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+    WHERE m.tournament_id = :tournament_id AND m.discipline = :discipline
+      AND m.sport_class IS NOT DISTINCT FROM :sport_class
+)
+SELECT array_agg(DISTINCT p) AS players, min(d.day) AS first_day
+FROM d CROSS JOIN LATERAL unnest(d.side1 || d.side2) p
+WHERE d.day = (SELECT min(day) FROM d);
 
 -- name: draw-level-save
 -- Keeps the level a newcomer enters a draw at.

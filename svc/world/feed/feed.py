@@ -311,6 +311,8 @@ class Feed:
         done = await sqlrun.fetch(conn, Q.feed.correct, match_id=row["match_id"], g1=list(row["true_g1"]),
                          g2=list(row["true_g2"]), at=t)
         if done:
+            # the players' day is rated again with the corrected points (a later day is left to the next import)
+            await ratings.advance(conn, row["match_id"])
             await publish(conn, row["match_id"], "corrected", now)
 
 
