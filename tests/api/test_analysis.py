@@ -1,4 +1,4 @@
-"""Analyses on the tiny world: /v1/analysis/seeds, /deciders, /records (Archive plan) and /market (Odds
+"""Analyses on the tiny world: /v1/analysis/seeds, /deciders, /records (Archive plan), /market and /upsets (Odds
 plan). Expectations are recounted from the match and odds rows, not read from the derived tables."""
 
 from __future__ import annotations
@@ -246,3 +246,49 @@ async def test_the_market_and_the_favourite_backtest_count_the_same_favourites(c
     backed = (await client.get("/v1/backtest", plan_keys["odds"], strategy="favourite")).json_body["data"]
     assert (backed["bets"], backed["strike_rate"], backed["expected_strike_rate"]) == \
         (market["matches"], market["actual_rate"], market["expected_rate"])
+
+
+# -- upsets ------------------------------------------------------------------------------------
+async def test_upsets_by_price_are_the_longest_winning_prices_of_the_odds(client, key, db_url):
+    r = await client.get("/v1/analysis/upsets", key, by="price", limit=5)
+    assert r.status_code == 200
+    rows = r.json_body["data"]
+    assert len(rows) >= 5 and [x["winner_price"] for x in rows] == sorted((x["winner_price"] for x in rows), reverse=True)
+    for x in rows:
+        m = x["match"]
+        assert m["winner"] == x["winner"] and m["outcome"] == "played"
+        odds = (await client.get(f"/v1/odds/{m['id']}", key)).json_body["data"]["markets"][0]
+        assert odds["market"] == "winner" and odds["average_close"][x["winner"] - 1] == x["winner_price"]
+        assert x["market_chance"] == pytest.approx(odds["chance_close"][x["winner"] - 1], abs=1e-3)
+    # no completed priced match outside the list was won at a longer price
+    longest = sql(db_url, """
+        SELECT max(CASE m.winner WHEN 1 THEN round(a.c1, 2) ELSE round(a.c2, 2) END)::float8 AS p
+        FROM matches m JOIN (SELECT match_id, avg(close1) c1, avg(close2) c2 FROM odds WHERE market = 'winner'
+                             GROUP BY match_id) a ON a.match_id = m.id
+        WHERE m.status = 'finished' AND m.outcome = 'played'""")[0]["p"]
+    assert rows[0]["winner_price"] == longest
+
+
+async def test_upsets_by_rating_are_the_predictions_of_their_day(client, key):
+    r = await client.get("/v1/analysis/upsets", key, by="rating", discipline="WS", limit=3, to=2025)
+    rows = r.json_body["data"]
+    assert rows and [x["rating_chance"] for x in rows] == sorted(x["rating_chance"] for x in rows)
+    for x in rows:
+        m = x["match"]
+        assert m["outcome"] == "played" and m["tournament"]["year"] <= 2025 and m["discipline"] == "WS"
+        winner, loser = (m["side1"], m["side2"]) if x["winner"] == 1 else (m["side2"], m["side1"])
+        said = (await client.get("/v1/predict", key, player1=winner["players"][0]["id"],
+                                 player2=loser["players"][0]["id"], date=m["date"])).json_body
+        assert said["data"]["side1"]["chance"] == pytest.approx(x["rating_chance"], abs=1e-4) \
+            or said["meta"]["model"]["home_edge"] is not None  # predict adds no edge without `host`
+        assert x["rating_chance"] < 0.5
+
+
+async def test_upsets_need_the_odds_plan_and_valid_parameters(client, db_url):
+    archive = make_key(db_url, "archive")
+    refused = await client.get("/v1/analysis/upsets", archive)
+    assert refused.status_code == 403 and refused.json_body["error"]["plan"] == "odds"
+    odds = make_key(db_url, "odds")
+    for params, status in (({"by": "luck"}, 422), ({"limit": 0}, 422), ({"limit": 101}, 422),
+                           ({"from": 2020, "to": 2010}, 422), ({"discipline": "XX"}, 422)):
+        assert (await client.get("/v1/analysis/upsets", odds, **params)).status_code == status, params

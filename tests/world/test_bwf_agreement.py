@@ -179,3 +179,24 @@ async def test_the_calendar_lists_every_event_of_its_file_with_cancelled_ones_ma
         assert all("cancel" not in e["name"].lower() for e in got)  # the mark is a field, not part of the name
         juniors = sum(1 for e in of_year if "junior" in (e["name"] + e["type"]).lower())
         assert sum(e["level"] == "junior" for e in got) >= juniors
+
+
+async def test_the_own_rating_reads_the_real_results(real):
+    """The rating of the real world is the one a fan expects: Kento Momota, world number one through
+    2019, heads the men's singles table at the start of 2021, and the model's held-out figures are
+    those of the 2020 matches after training on 2018-2019."""
+    client, key = real
+    table = await client.get("/v1/ratings", key, discipline="MS", date="2021-01-01", per_page=5)
+    assert table.status_code == 200
+    assert table.json_body["data"][0]["player"]["name"] == "Kento MOMOTA"
+    held_out = table.json_body["meta"]["model"]["held_out"]
+    assert held_out["from_season"] == 2020 and held_out["matches"] > 1000 and held_out["accuracy"] > 0.7
+    momota = await find(client, key, "Kento MOMOTA", "JPN")
+    axelsen = await find(client, key, "Viktor AXELSEN", "DEN")
+    said = await client.get("/v1/predict", key, player1=momota, player2=axelsen, date="2020-01-01")
+    assert said.status_code == 200 and said.json_body["data"]["side1"]["chance"] > 0.5
+    assert said.json_body["data"]["head_to_head"]["meetings"] >= 3
+    upsets = await client.get("/v1/analysis/upsets", key, by="rating", limit=3)
+    assert upsets.status_code == 200 and len(upsets.json_body["data"]) >= 3
+    unpriced = await client.get("/v1/analysis/upsets", key, by="price")
+    assert unpriced.status_code == 200 and unpriced.json_body["data"] == [] and unpriced.json_body["meta"]["note"]

@@ -1,0 +1,108 @@
+"""/v1/ratings on the tiny world: the table as on a day counts only earlier results (a world whose
+later results are unplayed gives the same table), the rank order, the active filter, one player's
+history, the plan and the parameters."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+from conftest import BASE_DB, NOON, Client, drop_database, make_key, new_database, run, sql
+
+from svc.core.clock import Clock
+from svc.core.db import connect_asyncio
+from svc.rating import history
+
+
+@pytest.fixture(scope="module")
+def cut_day(db_url):
+    """A day in the middle of the last decade's rated matches."""
+    return sql(db_url, """SELECT day FROM rated_results WHERE outcome <> 'walkover' AND day >= '2016-01-01'
+                          ORDER BY day OFFSET (SELECT count(*) / 2 FROM rated_results WHERE day >= '2016-01-01')
+                          LIMIT 1""")[0]["day"]
+
+
+@pytest.fixture(scope="module")
+def cut_url(pg_server_url, template_url, cut_day):
+    """The same world with every result from `cut_day` on unplayed, its ratings rebuilt."""
+    name = f"svc_test_ratings_cut_{os.getpid()}"
+    url = new_database(pg_server_url, name, template=BASE_DB)
+
+    async def cut():
+        conn = await connect_asyncio(url)
+        try:
+            async with conn.transaction():
+                await conn.execute("""UPDATE matches m SET status = 'scheduled', winner = NULL, outcome = NULL,
+                                      g1 = '{}', g2 = '{}' FROM rated_results r WHERE r.id = m.id AND r.day >= $1""",
+                                   cut_day)
+                await history.rebuild(conn)
+        finally:
+            await conn.close()
+
+    run(cut())
+    yield url
+    drop_database(pg_server_url, name)
+
+
+async def _get(url: str, path: str, **params):
+    from svc.assembly import create_app
+
+    key = make_key(url, "odds")
+    app = create_app(url, clock=Clock(start=NOON), pool_size=2)
+    async with app.test_app() as test_app:
+        return await Client(test_app.test_client()).get(path, key, **params)
+
+
+async def test_ratings_as_on_a_day_use_only_earlier_results(db_url, cut_url, cut_day):
+    """Unplaying every result from the day on changes nothing before it: the stored days, the
+    table as on the day and a prediction as on it are the same."""
+    days = "SELECT discipline, player_id, day, rating, variance, matches FROM rating_days WHERE day < $1 ORDER BY 1, 2, 3"
+    whole, cut = sql(db_url, days, cut_day), sql(cut_url, days, cut_day)
+    assert len(whole) > 100 and [tuple(r) for r in whole] == [tuple(r) for r in cut]
+    assert sql(db_url, "SELECT count(*) FROM rating_days WHERE day >= $1", cut_day)[0][0] > 0  # later days exist
+    for discipline in ("MS", "XD"):
+        a = await _get(db_url, "/v1/ratings", discipline=discipline, date=cut_day.isoformat(), per_page=200)
+        b = await _get(cut_url, "/v1/ratings", discipline=discipline, date=cut_day.isoformat(), per_page=200)
+        assert a.status_code == b.status_code == 200 and a.json_body["data"] and a.json_body["data"] == b.json_body["data"]
+    top = a.json_body["data"]
+    later = await _get(db_url, "/v1/ratings", discipline="XD", date=NOON.date().isoformat(), per_page=200)
+    assert later.json_body["data"] != top  # the later results do move the table
+
+
+async def test_the_table_is_ranked_by_rating(client, plan_keys):
+    r = await client.get("/v1/ratings", plan_keys["archive"], discipline="WS", per_page=50)
+    assert r.status_code == 200
+    rows = r.json_body["data"]
+    assert rows and [x["rating"] for x in rows] == sorted((x["rating"] for x in rows), reverse=True)
+    assert rows[0]["rank"] == 1 and all(a["rank"] <= b["rank"] for a, b in zip(rows, rows[1:]))
+    today = dt.date.fromisoformat(r.json_body["meta"]["date"])
+    assert all(today - dt.timedelta(days=365) <= dt.date.fromisoformat(x["last_played"]) < today for x in rows)
+    assert r.json_body["meta"]["model"]["version"].startswith("elo-glicko")
+    everyone = await client.get("/v1/ratings", plan_keys["archive"], discipline="WS", active="false", per_page=1)
+    assert everyone.json_body["meta"]["total"] > r.json_body["meta"]["total"]
+
+
+async def test_a_players_history_ends_at_the_table(client, plan_keys):
+    top = (await client.get("/v1/ratings", plan_keys["archive"], discipline="MD", per_page=1)).json_body["data"][0]
+    r = await client.get("/v1/ratings", plan_keys["archive"], player=top["player"]["id"], discipline="MD", per_page=200)
+    history_rows = r.json_body["data"]
+    assert history_rows[0]["day"] == top["last_played"] and history_rows[0]["rating"] == top["rating"]
+    assert history_rows[0]["matches"] == top["matches"]
+    assert [x["day"] for x in history_rows] == sorted((x["day"] for x in history_rows), reverse=True)
+    for newer, older in zip(history_rows, history_rows[1:]):
+        assert newer["change"] == pytest.approx(newer["rating"] - older["rating"], abs=0.11)
+    assert history_rows[-1]["change"] is None or r.json_body["meta"]["next_cursor"]
+
+
+async def test_the_plan_and_the_parameters(client, plan_keys):
+    refused = await client.get("/v1/ratings", plan_keys["free"], discipline="MS")
+    assert refused.status_code == 403 and refused.json_body["error"]["plan"] == "archive"
+    missing = await client.get("/v1/ratings", plan_keys["archive"])
+    assert missing.status_code == 400 and "discipline" in missing.json_body["error"]["message"]
+    future = await client.get("/v1/ratings", plan_keys["archive"], discipline="MS", date="2999-01-01")
+    assert future.status_code == 422 and "date" in future.json_body["error"]["message"]
+    unknown = await client.get("/v1/ratings", plan_keys["archive"], player="pl_nosuchplayer1")
+    assert unknown.status_code == 404
+    early = await client.get("/v1/ratings", plan_keys["archive"], discipline="MS", date="1890-01-01")
+    assert early.status_code == 200 and early.json_body["data"] == [] and early.json_body["meta"]["note"]
