@@ -1,5 +1,7 @@
 -- The own rating (svc.rating): rebuilt from every result at import, advanced by the live feed.
 
+CREATE EXTENSION IF NOT EXISTS btree_gist;  -- one GiST index over (discipline, the days a standing holds)
+
 -- One row per player, discipline and day played: the standing after that day's matches. The
 -- rating as on a date is the latest row before it (a day's own results count from the next day).
 CREATE TABLE IF NOT EXISTS rating_days (
@@ -9,9 +11,12 @@ CREATE TABLE IF NOT EXISTS rating_days (
     rating      real NOT NULL,
     variance    real NOT NULL,       -- deviation squared at the end of the day (grows with inactivity after)
     matches     integer NOT NULL,    -- rated matches so far in this discipline
+    until       date,                -- the player's next day rated in this discipline; NULL while it is the latest
     PRIMARY KEY (discipline, player_id, day)
 );
-CREATE INDEX IF NOT EXISTS rating_days_day ON rating_days (discipline, day);
+-- The standing in force on D is the row with day < D <= until: a table as on any day visits only
+-- the rows in force then, not a player's whole history.
+CREATE INDEX IF NOT EXISTS rating_days_in_force ON rating_days USING gist (discipline, daterange(day, until, '(]'));
 CREATE INDEX IF NOT EXISTS rating_days_player ON rating_days (player_id, day);
 
 -- Each rated match: side 1's chance before it, from the ratings at the start of its day, and the
@@ -27,6 +32,7 @@ CREATE TABLE IF NOT EXISTS rating_matches (
     played         boolean NOT NULL     -- completed (not won by retirement): what counts as an upset
 );
 CREATE INDEX IF NOT EXISTS rating_matches_upsets ON rating_matches (winner_chance, match_id) WHERE played;
+CREATE INDEX IF NOT EXISTS rating_matches_upsets_by ON rating_matches (discipline, year, winner_chance) WHERE played;
 
 -- The level a newcomer enters a draw at (tournament, discipline, sport class).
 CREATE TABLE IF NOT EXISTS rating_draws (

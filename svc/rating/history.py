@@ -97,6 +97,13 @@ def rate_archive(settings: Settings, rows: list[Any]) -> Run:
     return Run(ratings, forecasts, day_rows)
 
 
+def with_until(days: list[tuple]) -> list[tuple]:
+    """rating_days rows with `until`: the same player's next day rated in the discipline (None for the last)."""
+    ordered = sorted(days, key=lambda r: (r[0], r[1], r[2]))
+    return [(*r, nxt[2] if nxt is not None and nxt[:2] == r[:2] else None)
+            for r, nxt in zip(ordered, ordered[1:] + [None])]
+
+
 def held_out_figures(settings: Settings, rows: list[Any], forecasts: dict[str, Forecast]) -> dict[str, Any]:
     """Accuracy and log-loss of the rolling forecasts on the seasons after the training ones."""
     first = (settings.trained_to or 0) + 1
@@ -121,8 +128,8 @@ async def rebuild(conn: asyncpg.Connection) -> Model:
     model = Model(version=f"{settings.version}/{world}", world=world, settings=settings, home_edge_test=test,
                   held_out=held_out_figures(settings, rows, final.forecasts))
     await sqlrun.execute(conn, Q.ratings.clear)
-    await conn.copy_records_to_table("rating_days", records=final.days,
-                                     columns=["discipline", "player_id", "day", "rating", "variance", "matches"])
+    await conn.copy_records_to_table("rating_days", records=with_until(final.days),
+                                     columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"])
     await conn.copy_records_to_table(
         "rating_matches", columns=list(_MATCH_COLUMNS),
         records=[_match_row(r, final.forecasts[r["id"]]) for r in rows if r["id"] in final.forecasts])

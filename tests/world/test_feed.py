@@ -156,6 +156,11 @@ def test_finished_matches_are_rated_as_a_rebuild_rates_them(played, before):
     query_chances = "SELECT match_id, chance1 FROM rating_matches WHERE match_id = ANY($1) ORDER BY 1"
     live_days, live_chances = sql(played, query_days, done), sql(played, query_chances, done)
     assert len(live_chances) == len(done)
+    # every standing holds until the player's next day rated in the discipline, the latest for good
+    broken = sql(played, """SELECT count(*) FROM (SELECT until, lead(day) OVER (PARTITION BY discipline, player_id
+                                                                          ORDER BY day) AS next FROM rating_days) x
+                            WHERE until IS DISTINCT FROM next""")[0][0]
+    assert broken == 0
 
     async def rebuilt():
         conn = await connect_asyncio(played)

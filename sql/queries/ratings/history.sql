@@ -56,12 +56,22 @@ WHERE d.day = (SELECT min(day) FROM d);
 INSERT INTO rating_draws (draw, level) VALUES (:draw, :level) ON CONFLICT (draw) DO NOTHING;
 
 -- name: day-save
--- Writes (or rewrites) players' standings at the end of a day.
-INSERT INTO rating_days (discipline, player_id, day, rating, variance, matches)
-SELECT :discipline, p, :day, r, v, n
-FROM unnest(:players::text[], :ratings::real[], :variances::real[], :matches::int[]) AS x(p, r, v, n)
-ON CONFLICT (discipline, player_id, day) DO UPDATE
-SET rating = excluded.rating, variance = excluded.variance, matches = excluded.matches;
+-- Writes (or rewrites) players' standings at the end of a day, each holding until the player's next
+-- day rated (none while it is the latest), and ends their standing before it on that day.
+WITH saved AS (
+    INSERT INTO rating_days (discipline, player_id, day, rating, variance, matches, until)
+    SELECT :discipline, p, :day, r, v, n,
+           (SELECT min(d.day) FROM rating_days d WHERE d.discipline = :discipline AND d.player_id = p AND d.day > :day)
+    FROM unnest(:players::text[], :ratings::real[], :variances::real[], :matches::int[]) AS x(p, r, v, n)
+    ON CONFLICT (discipline, player_id, day) DO UPDATE
+    SET rating = excluded.rating, variance = excluded.variance, matches = excluded.matches
+    RETURNING player_id
+)
+UPDATE rating_days d SET until = :day
+FROM saved
+WHERE d.discipline = :discipline AND d.player_id = saved.player_id
+  AND d.day = (SELECT max(e.day) FROM rating_days e
+               WHERE e.discipline = :discipline AND e.player_id = saved.player_id AND e.day < :day);
 
 -- name: match-save
 -- Keeps a match's pre-match chance and side ratings.

@@ -3,11 +3,10 @@
 -- day; with :active only those who played in the year before it), best first with the standard
 -- competition rank; each row with the table's size and the player.
 WITH latest AS (
-    SELECT DISTINCT ON (r.player_id) r.player_id, r.day, r.rating, r.variance, r.matches
+    SELECT r.player_id, r.day, r.rating, r.variance, r.matches
     FROM rating_days r
-    WHERE r.discipline = :discipline AND r.day < :day
+    WHERE r.discipline = :discipline AND daterange(r.day, r.until, '(]') @> :day::date
       AND (NOT :active OR r.day >= (:day::date - 365))
-    ORDER BY r.player_id, r.day DESC
 ), ranked AS (
     SELECT latest.*, rank() OVER (ORDER BY rating DESC) AS rank, count(*) OVER () AS total
     FROM latest
