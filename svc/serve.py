@@ -1,23 +1,33 @@
-"""`python -m svc serve`: database ready, world loaded, demo keys printed, then Hypercorn
-with N trio workers, each importing svc.asgi:app."""
+"""`python -m svc serve`: database ready, world loaded, demo keys printed, then N Hypercorn trio
+workers, each importing svc.asgi:app, under a supervisor that replaces a worker that dies."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
 import json
+import logging
 import os
+import signal
 import sys
+import time
+from multiprocessing import get_context
+from multiprocessing.connection import wait
 
 from hypercorn.config import Config
-from hypercorn.run import run
+from hypercorn.trio.run import trio_worker
 
 from svc.access import keys
 from svc.access.plans import PLAN_NAMES, prepare_database
 from svc.core.db import connect_asyncio
+from svc.core.logs import setup_logging
 from svc.core.settings import Settings
 
 DEMO_SEED = 1899  # the demo world's seed: the year the All England began
+URL_LIMIT = 256 * 1024  # h11's buffer for a request head: a long URL reaches the app, which answers it in JSON
+RESTART_S = (0.5, 30.0)  # a worker that dies is replaced after 0.5 s, doubling while it keeps dying young
+YOUNG_S = 10.0           # ... a worker that lived longer than this is replaced after 0.5 s again
+log = logging.getLogger("svc.serve")
 
 
 async def _prepare(database_url: str, settings: Settings, world: str) -> dict[str, str]:
@@ -93,4 +103,64 @@ def serve(args, settings: Settings, *, database_url: str) -> int:
     config.application_path = "svc.asgi:app"
     config.accesslog = None
     config.graceful_timeout = 5.0
-    return run(config)
+    config.h11_max_incomplete_size = URL_LIMIT
+    return supervise(config)
+
+
+def supervise(config: Config) -> int:
+    """Runs config.workers Hypercorn trio workers on sockets made once here and shared, and
+    replaces any worker that exits (a crash, `kill -9`) while the others go on serving: Hypercorn's
+    own `run` stops every worker when one exits with an error. SIGINT and SIGTERM stop them all
+    gracefully (Hypercorn's shutdown event), and the supervisor waits for them."""
+    setup_logging(Settings.from_env().log_level)
+    sockets = config.create_sockets()
+    ctx = get_context("spawn")
+    shutdown = ctx.Event()
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+        shutdown.set()
+
+    # Workers inherit an ignored SIGINT, as under Hypercorn's run: Ctrl-C reaches the supervisor,
+    # which stops them through the shutdown event.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    workers: dict[int, tuple[object, float]] = {}  # slot -> (process, started at)
+    delays = {slot: RESTART_S[0] for slot in range(config.workers)}
+    due: dict[int, float] = {slot: 0.0 for slot in range(config.workers)}
+
+    def spawn(slot: int) -> None:
+        process = ctx.Process(target=trio_worker, kwargs={"config": config, "shutdown_event": shutdown,
+                                                           "sockets": sockets})
+        process.start()
+        workers[slot] = (process, time.monotonic())
+
+    for name in ("SIGINT", "SIGTERM"):
+        signal.signal(getattr(signal, name), stop)
+    while not stopping:
+        now = time.monotonic()
+        for slot, at in list(due.items()):
+            if at <= now:
+                del due[slot]
+                spawn(slot)
+        wait([p.sentinel for p, _ in workers.values()], timeout=0.5)
+        for slot, (process, started) in list(workers.items()):
+            if process.exitcode is None or stopping:
+                continue
+            process.join()
+            del workers[slot]
+            lived = time.monotonic() - started
+            delays[slot] = RESTART_S[0] if lived > YOUNG_S else min(RESTART_S[1], delays[slot] * 2)
+            how = f"signal {-process.exitcode}" if process.exitcode < 0 else f"code {process.exitcode}"
+            log.error("worker %s exited (%s) after %.0f s; starting another in %.1f s", process.pid, how, lived,
+                      delays[slot])
+            due[slot] = time.monotonic() + delays[slot]
+    for process, _ in workers.values():
+        process.join(config.graceful_timeout + 5)
+        if process.exitcode is None:
+            process.terminate()
+            process.join()
+    for sock in (*sockets.secure_sockets, *sockets.insecure_sockets):
+        sock.close()
+    return 0

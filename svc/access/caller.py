@@ -67,21 +67,35 @@ class Caller:
         }
 
 
-def key_from_headers(headers: Mapping[str, str], query: Mapping[str, list[str]]) -> str:
-    """The key sent, or ApiError: 400 for a key in the query string, 401 for none."""
-    if any(name in query for name in QUERY_KEY_NAMES):
-        raise bad_request(f"a key in the query string is refused, even a valid one; {USE_A_HEADER}")
-    bearer = headers.get("Authorization", "")
+def _one_header(headers: Mapping[str, str], name: str) -> str:
+    """A header sent once, or the same value sent again; two different values are refused."""
+    values = {v.strip() for v in headers.getlist(name)} if hasattr(headers, "getlist") else {headers.get(name, "")}
+    values.discard("")
+    if len(values) > 1:
+        raise bad_request(f"{len(values)} different {name} headers; send one key")
+    return values.pop() if values else ""
+
+
+def header_key(headers: Mapping[str, str]) -> str:
+    """The key of the Authorization or X-API-Key header, or ApiError: 401 for none, 400 for two."""
+    bearer = _one_header(headers, "Authorization")
     from_bearer = bearer[7:].strip() if bearer[:7].lower() == "bearer " else None
     if bearer and from_bearer is None:
         raise ApiError("unauthorized", "the Authorization header must read `Bearer <key>`")
-    from_header = headers.get("X-API-Key", "").strip() or None
+    from_header = _one_header(headers, "X-API-Key") or None
     if from_bearer and from_header and from_bearer != from_header:
         raise bad_request("Authorization and X-API-Key carry different keys; send one")
     key = from_bearer or from_header
     if not key:
         raise ApiError("unauthorized", f"no key: {USE_A_HEADER}")
     return key
+
+
+def key_from_headers(headers: Mapping[str, str], query: Mapping[str, list[str]]) -> str:
+    """The key sent, or ApiError: 400 for a key in the query string or two keys, 401 for none."""
+    if any(name in query for name in QUERY_KEY_NAMES):
+        raise bad_request(f"a key in the query string is refused, even a valid one; {USE_A_HEADER}")
+    return header_key(headers)
 
 
 async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: bool) -> Caller:
@@ -107,6 +121,17 @@ async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: b
         caller = _caller(fresh, windows)
         raise _limit_error(caller)
     return caller
+
+
+async def refund(db: Database, caller: Caller) -> Caller:
+    """Takes back a call counted before it was refused (no free stream slot, a parameter only the
+    handler could judge, a failure of ours): a refused call is never counted. The caller as after."""
+    row = await db.fetchrow(Q.access.refund, key_id=caller.key_id, minute=caller.windows.minute,
+                            day=caller.windows.day, month=caller.windows.month)
+    if row is None:
+        return caller
+    return attrs.evolve(caller, minute_calls=row["minute_calls"], day_calls=row["day_calls"],
+                        month_calls=row["month_calls"])
 
 
 async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, count: bool):

@@ -20,7 +20,7 @@ from svc.web.params import IOC_CODE, discipline_param, param
 from svc.web.records import Discipline, PlayerRef
 
 RALLY_SCORING_FROM = dt.date(2006, 8, 1)  # 21-point rally scoring; games before it are checked loosely
-_GAMES = re.compile(r"^(\d{1,2})-(\d{1,2}),(\d{1,2})-(\d{1,2})$")
+_GAMES = re.compile(r"^([0-9]{1,2})-([0-9]{1,2}),([0-9]{1,2})-([0-9]{1,2})$")
 
 
 @attrs.frozen
@@ -90,7 +90,7 @@ class PredictParams:
                              "`meta.model.home_edge` rating points (nothing when that is null).",
                              upper=True, pattern=IOC_CODE)
     games: str | None = param("At one game all: the first two games from side 1 as a-b,a-b (e.g. 21-17,15-21); adds "
-                              "`deciding_game`.", pattern=r"^\d{1,2}-\d{1,2},\d{1,2}-\d{1,2}$")
+                              "`deciding_game`.", pattern=r"^[0-9]{1,2}-[0-9]{1,2},[0-9]{1,2}-[0-9]{1,2}$")
 
 
 def legal_game(a: int, b: int, rally: bool) -> bool:

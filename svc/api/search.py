@@ -12,7 +12,7 @@ from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.params import MAX_YEAR, MIN_YEAR, param
 
 KINDS = ("player", "tournament", "series", "country", "venue", "city")
-_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d|2100)\b")
+_YEAR = re.compile(r"\b(1[89][0-9][0-9]|20[0-9][0-9]|2100)\b")
 
 
 @attrs.frozen

@@ -41,6 +41,9 @@ _UNAVAILABLE = (
     asyncpg.exceptions.InterfaceError,
     asyncpg.exceptions.AdminShutdownError,
     asyncpg.exceptions.TooManyConnectionsError,
+    # "cannot switch to state N; another operation is in progress": a connection broken in the
+    # middle of a statement when the server died under load (seen in the outage runs)
+    asyncpg.exceptions.InternalClientError,
 )
 
 

@@ -16,7 +16,7 @@ from quart import Response, request
 from quart_trio import QuartTrio
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
-from svc.access.caller import Caller, authorize, key_from_headers
+from svc.access.caller import Caller, authorize, header_key, key_from_headers, refund
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
 from svc.core.errors import ApiError
@@ -32,7 +32,15 @@ from svc.web.service import Service
 
 log = logging.getLogger("svc.access")
 JSON = "application/json"
-COMPONENT_CLEANUP_S = 5  # at shutdown: time for components to release what they hold
+# A counted call that ends in one of these still counts (interface: an unknown id cost a lookup);
+# any other error after counting -- no free stream slot, a parameter only the handler could judge,
+# a failure of ours -- is taken back.
+COUNTED_ERRORS = frozenset({"not_found"})
+COMPONENT_CLEANUP_S = 5
+COMPONENT_BACKOFF_S = (1.0, 30.0)  # a failed component starts again after 1 s, doubling up to 30 s
+COMPONENT_GOOD_RUN_S = 60.0        # ... and after this long running well, its back-off starts afresh
+HEALTH_DB_S = 1.0
+URL_MAX = 8192  # bytes of path and query string  # at shutdown: time for components to release what they hold
 CORS_EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, Retry-After"
 
 
@@ -60,6 +68,10 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
     """The app serving `endpoints` (svc.assembly puts the service together and calls this)."""
     app = QuartTrio(__name__)
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    # No redirects: `/v1/players//matches` is a 404 like any other unknown path, not a 308 to a
+    # merged path answered before the key is checked.
+    app.url_map.merge_slashes = False
+    app.url_map.strict_slashes = False
     own_db = db is None
     clock = clock or Clock()
     service = Service(db=db or Database(database_url, pool_size=pool_size), clock=clock,
@@ -77,7 +89,7 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
         try:
             with trio.CancelScope() as scope:
                 running.append((scope, done))
-                await component(service, task_status=task_status)
+                await _keep_running(service, component, task_status)
         finally:
             done.set()
 
@@ -102,8 +114,30 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
         app.add_url_rule(ep.rule, endpoint=ep.path, view_func=_view(ep, service), methods=["GET"],
                          provide_automatic_options=False)
     register_docs(app, lambda: openapi.build(endpoints, webhooks))
+    async def healthz() -> Response:
+        return await health(service)
+
+    app.add_url_rule("/healthz", endpoint="healthz", view_func=healthz, methods=["GET"], provide_automatic_options=False)
     for add_pages in pages:
         add_pages(app)
+
+    @app.before_request
+    async def url_length() -> Response | None:
+        # Hypercorn (svc.serve) lets a request head of up to 256 KiB through so that a long URL gets
+        # this JSON answer instead of an empty 431; a head beyond that still gets Hypercorn's 431.
+        if len(request.scope.get("raw_path", b"")) + len(request.scope.get("query_string", b"")) > URL_MAX:
+            return await _refused(service, ApiError("bad_request", f"the URL is longer than {URL_MAX} bytes; "
+                                                                   "no parameter of this API needs that much"))
+        return None
+
+    @app.before_request
+    async def only_get() -> Response | None:
+        # Werkzeug serves HEAD for every GET rule; the contract serves GET only, so HEAD is refused
+        # like any other method (and never counted).
+        if request.method == "HEAD":
+            return await _refused(service, ApiError("method_not_allowed", "HEAD is not served; every endpoint "
+                                                    "answers GET", headers={"Allow": "GET"}))
+        return None
 
     @app.before_request
     async def cors_preflight() -> Response | None:
@@ -135,10 +169,91 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
             err = ApiError("internal_error", "an internal error; it has been logged")
         else:
             err = ApiError("bad_request", f"the request cannot be read: {exc.description}")
-        _log(request.method, request.path, err.status, 0.0, "-")
-        return error_response(err)
+        return await _refused(service, err)
 
     return app
+
+
+class _Started:
+    """The task_status a component is given: marks it running, and tells the app it may serve
+    the first time only (a restarted component starts again into an app already serving)."""
+
+    def __init__(self, service: Service, name: str, outer: Any) -> None:
+        self.service, self.name, self.outer = service, name, outer
+
+    def started(self, value: Any = None) -> None:
+        self.service.health[self.name] = "running"
+        if self.outer is not None:
+            outer, self.outer = self.outer, None
+            outer.started(value)
+
+
+async def _keep_running(service: Service, component: Component, task_status: Any) -> None:
+    """Runs a component for the app's lifetime. One that fails after it started is logged loudly
+    and started again after a back-off (1 s doubling to 30 s; back to 1 s after a minute of good
+    running), so a worker never goes on serving with a dead hub, feed or scheduler. A failure
+    before the first start fails the app's start-up."""
+    name = component_name(component)
+    status = _Started(service, name, task_status)
+    backoff = COMPONENT_BACKOFF_S[0]
+    while True:
+        service.health[name] = "starting"
+        began = trio.current_time()
+        try:
+            await component(service, task_status=status)
+            service.health[name] = "stopped"
+            return
+        except Exception:
+            if status.outer is not None:
+                raise  # never started: the app must not serve without it
+            if trio.current_time() - began > COMPONENT_GOOD_RUN_S:
+                backoff = COMPONENT_BACKOFF_S[0]
+            service.health[name] = "restarting"
+            log.exception("component %s failed; starting it again in %.0f s", name, backoff)
+        await trio.sleep(backoff)
+        backoff = min(COMPONENT_BACKOFF_S[1], backoff * 2)
+
+
+def component_name(component: Component) -> str:
+    """The name /healthz shows: the function's (svc_live's `hub`), or its module's when the function
+    is just called `component` (the feed's and the scheduler's: `feed`, `scheduler`)."""
+    if component.__name__ == "component":
+        return component.__module__.rsplit(".", 1)[-1]
+    return component.__name__
+
+
+async def health(service: Service) -> Response:
+    """/healthz: no key, never counted. 200 when the database answers within a second and every
+    component runs; 503 otherwise (a load balancer stops sending work here)."""
+    database = "unreachable"
+    with trio.move_on_after(HEALTH_DB_S):
+        try:
+            await service.db.fetchval(Q.world.has_matches)
+            database = "ok"
+        except DatabaseUnavailable:
+            pass
+    ready = database == "ok" and all(state == "running" for state in service.health.values())
+    body = {"status": "ok" if ready else "not_ready", "database": database, "components": dict(service.health)}
+    return _json_response(orjson.dumps(body), 200 if ready else 503, {"Cache-Control": "no-store"})
+
+
+async def _valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
+    """The rate-limit headers (and key prefix) of the request's header key when it is valid, counting
+    nothing; none when there is no valid key or no database."""
+    try:
+        caller = await authorize(service.db, service.clock, header_key(request.headers), need="free", count=False)
+    except (ApiError, DatabaseUnavailable):
+        return {}, "-"
+    return caller.headers, caller.prefix
+
+
+async def _refused(service: Service, err: ApiError) -> Response:
+    """An error answered outside an endpoint (no such path, a method other than GET): never counted,
+    with the rate-limit headers when the request carries a valid key."""
+    headers, prefix = await _valid_key_headers(service) if err.status < 500 else ({}, "-")
+    err.headers = {**headers, **err.headers}
+    _log(request.method, request.path, err.status, 0.0, prefix)
+    return error_response(err)
 
 
 def _view(ep: Endpoint, service: Service):
@@ -159,9 +274,17 @@ def _view(ep: Endpoint, service: Service):
 
 async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -> tuple[Response, str]:
     caller: Caller | None = None
+    counted = False
     query = {k: request.args.getlist(k) for k in request.args}
     try:
-        key = key_from_headers(request.headers, query)
+        try:
+            key = key_from_headers(request.headers, query)
+        except ApiError as bad:
+            if bad.status == 400:  # a key in the query string: the header's key, if valid, still gets its headers
+                headers, prefix = await _valid_key_headers(service)
+                bad.headers = {**headers, **bad.headers}
+                return error_response(bad), prefix
+            raise
         fp = fingerprint(ep.path + repr(sorted(path_params.items())), query)
         try:
             p = parse(ep.params, query, path_params)
@@ -173,6 +296,7 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
             bad.headers.update(caller.headers)
             raise bad
         caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+        counted = ep.counted
         call = Call(p=p, db=service.db, clock=service.clock, caller=caller, service=service)
         cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
         if service.cache is not None and ep.cache_ttl:
@@ -199,16 +323,31 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
         return _json_response(body, 200, caller.headers), caller.prefix
     except ApiError as err:
         if caller is not None:
+            if counted and err.kind.code not in COUNTED_ERRORS:
+                caller = await _refund(service, caller)
             err.headers = {**caller.headers, **err.headers}
         return error_response(err), caller.prefix if caller else "-"
     except DatabaseUnavailable as exc:
         log.warning("database unavailable: %s", exc)
         err = ApiError("unavailable", "the database cannot be reached for a moment; retry shortly",
                        headers={"Retry-After": "2"})
+        if caller is not None and counted:
+            await _refund(service, caller)
         return error_response(err), caller.prefix if caller else "-"
     except Exception:
         log.exception("unhandled error on %s", request.path)
+        if caller is not None and counted:
+            await _refund(service, caller)
         return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+
+
+async def _refund(service: Service, caller: Caller) -> Caller:
+    """Takes back a call refused after it was counted; best effort when the database is the fault."""
+    try:
+        return await refund(service.db, caller)
+    except DatabaseUnavailable:
+        log.warning("a refused call stays counted: the database is unreachable")
+        return caller
 
 
 async def _note_coverage(service: Service, data_version: str, meta: dict[str, Any]) -> None:

@@ -99,14 +99,14 @@ def _convert(name: str, raw: str, info: ParamInfo, tp: Any) -> Any:
     if info.pattern and not re.match(info.pattern, raw):
         raise bad_request(f"parameter `{name}` is malformed: {raw!r}")
     if tp is int:
-        if not re.fullmatch(r"[+-]?\d{1,9}", raw):
+        if not re.fullmatch(r"[+-]?[0-9]{1,9}", raw):
             raise bad_request(f"parameter `{name}` must be a whole number, not {raw!r}")
         value: Any = int(raw)
         if info.minimum is not None and value < info.minimum or info.maximum is not None and value > info.maximum:
             raise invalid(f"parameter `{name}` must be between {info.minimum} and {info.maximum}, not {value}")
         return value
     if tp is float:
-        if not re.fullmatch(r"[+-]?\d{1,6}(\.\d{1,6})?", raw):
+        if not re.fullmatch(r"[+-]?[0-9]{1,6}(\.[0-9]{1,6})?", raw):
             raise bad_request(f"parameter `{name}` must be a decimal number like 1.5, not {raw!r}")
         value = float(raw)
         if info.minimum is not None and value < info.minimum or info.maximum is not None and value > info.maximum:
@@ -117,7 +117,7 @@ def _convert(name: str, raw: str, info: ParamInfo, tp: Any) -> Any:
             raise bad_request(f"parameter `{name}` must be true or false, not {raw!r}")
         return raw == "true"
     if tp is dt.date:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", raw):
             raise bad_request(f"parameter `{name}` must be a date written YYYY-MM-DD, not {raw!r}")
         try:
             return dt.date.fromisoformat(raw)

@@ -31,3 +31,5 @@ class Service:
     feed: Feed | None = None  # svc.world.feed: tries to play the world forward (one worker wins the lock)
     hooks: Scheduler | None = None  # svc_hooks: webhook deliveries
     coverage: tuple[str, str | None] | None = None  # (data version, the world's note on what it lacks)
+    # each component's state for /healthz: starting, running, restarting (after a failure), stopped
+    health: dict[str, str] = attrs.field(factory=dict)

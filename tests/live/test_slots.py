@@ -11,6 +11,7 @@ import threading
 import trio
 from conftest import NOON, make_key, sql
 
+from svc.access.keys import key_hash
 from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
@@ -45,6 +46,10 @@ async def test_third_stream_refused_across_two_apps_while_two_keep_flowing(db_ur
             assert three.headers["content-type"].startswith("application/json")
             assert three.body["error"]["code"] == "too_many_streams"
             assert 1 <= int(three.headers["retry-after"]) <= slots_mod.LEASE_S
+            # a refused stream is not counted: two calls today, and the refusal says so
+            assert sql(db_url, "SELECT day_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id "
+                               "WHERE k.key_hash = $1", key_hash(key))[0][0] == 2
+            assert int(three.headers["x-ratelimit-remaining"]) == int(two.headers["x-ratelimit-remaining"])
             # the first two keep flowing: a change reaches both, through both hubs
             before = (len(one.named("match")), len(two.named("match")))
             seqs = await publish_changes(app_a, ids[:1])

@@ -41,6 +41,8 @@ CASES = [
     ("/v1/calendar", {"series": "Bad Slug!"}, 400, "series"),
     ("/v1/events/mt_abc", {}, 400, "id"),
     ("/v1/events/ev_doesnotexist", {}, 404, "ev_doesnotexist"),
+    ("/v1/fixtures", {"per_page": "\uff11"}, 400, "per_page"),  # fullwidth 1: integers are ASCII digits
+    ("/v1/calendar", {"year": "\u0662\u0660\u0662\u0660"}, 400, "year"),  # Arabic-Indic 2020
 ]
 
 
@@ -94,3 +96,54 @@ async def test_browsers_on_other_origins_may_call_with_a_header_key(client, key)
     assert worker.status_code == 200 and worker.headers["Content-Type"].startswith("text/javascript")
     assert worker.headers["Cache-Control"] == "no-cache"
     assert b'headers.set("Authorization", "Bearer " + key)' in await worker.get_data()
+
+
+RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Remaining")
+
+
+def remaining(r) -> int:
+    return int(r.headers["X-RateLimit-Remaining"])
+
+
+async def test_refusals_outside_an_endpoint_carry_the_rate_headers_and_are_not_counted(client, db_url):
+    key = make_key(db_url, "free")
+    first = await client.get("/v1/countries", key)
+    for r in (await client.get("/v1/nothing-here", key),                       # no such path
+              await client.get("/v1/players//matches", key),                    # an empty segment: no redirect
+              await client.get("/v1/series/%2e%2e%2f/champions", key),          # dots: no redirect
+              await client.get("/v1/countries", key, key_=key),                 # a key in the query string
+              await client.request("HEAD", "/v1/countries", key),               # only GET is served
+              await client.get("/v1/countries", key, q="x" * 9000)):            # a URL over 8 KiB
+        assert r.status_code in (400, 404, 405), r.status_code
+        assert all(h in r.headers for h in RATE_HEADERS), (r.status_code, dict(r.headers))
+        assert remaining(r) == remaining(first)
+    head = await client.request("HEAD", "/v1/countries", key)
+    assert head.status_code == 405 and head.headers["Allow"] == "GET"
+    long = await client.get("/v1/countries", key, q="x" * 9000)
+    assert long.json_body["error"]["code"] == "bad_request" and "8192" in long.json_body["error"]["message"]
+    assert remaining(await client.get("/v1/countries", key)) == remaining(first) - 1
+
+
+async def test_two_different_keys_are_refused_however_they_come(client, db_url):
+    a, b = make_key(db_url, "free"), make_key(db_url, "free")
+    for headers in ({"X-API-Key": a, "Authorization": f"Bearer {b}"},
+                    [("X-API-Key", a), ("X-API-Key", b)],
+                    [("Authorization", f"Bearer {a}"), ("Authorization", f"Bearer {b}")]):
+        r = await client._client.get("/v1/countries", headers=headers)
+        assert r.status_code == 400, headers
+    same = await client._client.get("/v1/countries", headers=[("X-API-Key", a), ("X-API-Key", a)])
+    assert same.status_code == 200
+
+
+async def test_a_parameter_refused_by_the_handler_is_not_counted(client, db_url):
+    key = make_key(db_url, "archive")
+    before = await client.get("/v1/countries", key)
+    refused = await client.get("/v1/analysis/seeds", key, from_=2020, to=2010)  # judged after counting
+    assert refused.status_code == 422 and remaining(refused) == remaining(before)
+    missing = await client.get("/v1/players/pl_nosuchplayer1", key)  # an unknown id cost a lookup: counted
+    assert missing.status_code == 404 and remaining(missing) == remaining(before) - 1
+
+
+async def test_health_needs_no_key_and_names_the_components(client):
+    r = await client.get("/healthz")
+    assert r.status_code == 200 and r.json_body["status"] == "ok" and r.json_body["database"] == "ok"

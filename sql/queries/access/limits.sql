@@ -33,3 +33,13 @@ SELECT k.id, k.key_hash, k.state, k.prefix, k.account, k.plan, k.per_minute, k.p
 FROM k
 LEFT JOIN counted c ON true
 LEFT JOIN key_usage u ON u.key_id = k.id;
+
+-- name: refund
+-- Takes back one call counted in the windows given (those the call was counted in), never below
+-- zero; returns the counters after.
+UPDATE key_usage SET
+    minute_calls = CASE WHEN minute_start = :minute THEN greatest(minute_calls - 1, 0) ELSE minute_calls END,
+    day_calls = CASE WHEN day = :day THEN greatest(day_calls - 1, 0) ELSE day_calls END,
+    month_calls = CASE WHEN month = :month THEN greatest(month_calls - 1, 0) ELSE month_calls END
+WHERE key_id = :key_id
+RETURNING minute_calls, day_calls, month_calls;
