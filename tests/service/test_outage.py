@@ -62,3 +62,41 @@ async def test_outage_answers_503_then_recovers_without_restart(own_server):
         up = await client.get("/v1/usage", key)
         assert up.status_code == 200
         assert up.json_body["data"]["calls_today"] == 1  # the committed call survived the crash
+
+
+async def test_the_hub_and_the_scheduler_come_back_with_the_database(own_server):
+    """With the live hub and the webhook scheduler running: while the database is down every answer
+    is a 503 within a second and /healthz says not ready; once it is back, /healthz is ready again
+    and a new stream opens, without restarting anything."""
+    import trio
+
+    from svc.assembly import hooks_component, hub_component
+    from svc.testing.live import Reader, running_app
+
+    url, server = own_server
+    key = make_key(url, "live")
+    async with running_app(url, Clock(start=NOON), [hub_component, hooks_component]) as (_app, client):
+        assert (await client.get("/healthz")).status_code == 200
+        stop_hard(server)
+        for _ in range(5):
+            with trio.fail_after(1):
+                down = await client.get("/v1/live", headers={"X-API-Key": key})
+            assert down.status_code == 503 and down.json()["error"]["code"] == "unavailable"
+            with trio.fail_after(2):
+                assert (await client.get("/healthz")).status_code == 503
+            await trio.sleep(0.5)
+        server.ensure_postgres_running()
+        with trio.fail_after(60):
+            while True:
+                ready = await client.get("/healthz")
+                if ready.status_code == 200:
+                    break
+                await trio.sleep(0.5)
+        assert set(ready.json()["components"].values()) == {"running"}
+        reader = Reader()
+        async with trio.open_nursery() as n:
+            n.start_soon(reader.run, client, key)
+            with trio.fail_after(30):
+                await reader.opened.wait()
+            assert reader.status == 200
+            n.cancel_scope.cancel()

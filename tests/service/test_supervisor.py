@@ -1,5 +1,6 @@
 """`svc serve --workers 2` under its supervisor: a worker killed with SIGKILL is replaced while
-the other keeps serving (no connection refused; only requests in flight on the killed worker are cut), and SIGTERM stops the whole server cleanly."""
+the other keeps serving (no connection refused; only requests in flight on the killed worker are
+cut), and SIGTERM stops the whole server cleanly."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import httpx
 import pytest
 import trio
 from conftest import make_key
+
 from .test_two_servers import free_port, wait_until_up
 
 

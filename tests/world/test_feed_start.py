@@ -61,3 +61,38 @@ async def test_a_feed_started_before_the_worlds_now_waits_for_the_clock(db_url, 
                 await trio.sleep(1)
                 assert feed.position is None or feed.position <= clock.now()
         assert sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"] > changes_before
+
+
+
+async def test_a_fast_feed_resumed_ahead_of_the_clock_goes_on_at_once(db_url, mock_clock):
+    """At --live-speed 10 the world runs ahead of the clock; a restart (or another worker taking the
+    lead) must go on from where the feed was, not wait hours for the clock to catch up."""
+    from svc.core.db import Database
+    from svc.world.feed.feed import Feed
+
+    clock = Clock(start=NOON)
+    clock.now()
+
+    async def play_until(check, limit_s: float) -> Feed:
+        db = Database(db_url, pool_size=2)
+        mock_clock.autojump_threshold = float("inf")  # virtual time stands still while the pool opens
+        await db.open()
+        mock_clock.autojump_threshold = 0.02
+        try:
+            feed = Feed(db, clock, speed=10)
+            async with trio.open_nursery() as n:
+                await n.start(feed.run)
+                with trio.fail_after(limit_s):
+                    while not check(feed):
+                        await trio.sleep(5)
+                n.cancel_scope.cancel()
+            return feed
+        finally:
+            mock_clock.autojump_threshold = float("inf")
+            await db.close()
+
+    first = await play_until(lambda f: f.position is not None and f.position >= NOON + dt.timedelta(hours=2), 20 * 60)
+    reached = first.position
+    assert reached > clock.now()  # ahead of the clock, as asked
+    # a restart: not the two hours it would take the clock to catch up
+    await play_until(lambda f: f.position is not None and f.position > reached, 5 * 60)

@@ -19,7 +19,8 @@ recorded finished (live_feed_editions) when its last match ends.
 
 The feed starts from the world's "now" (world_meta `now`, the moment it was generated; noon
 UTC of `as_of` for an older bundle) and never plays ahead of the clock (times `speed`): a
-feed started before the world's now waits for it.
+feed started before the world's now waits for it, unless it plays faster than the clock, when
+it goes on from the point it had reached (it is ahead by design).
 """
 
 from __future__ import annotations
@@ -119,11 +120,16 @@ class Feed:
         while position + CATCHUP_STEP < self.clock.now():
             position += CATCHUP_STEP
             await self.step(position)
-        # started before the world's now (a clock behind the generator's): wait for it
+        # Started before the world's now (a clock behind the generator's): wait for it. A feed that
+        # plays faster than the clock (speed above 1) has run ahead by design: after a restart or a
+        # change of leader it goes on from where it was, instead of waiting hours for the clock.
         ahead = (position - self.clock.now()).total_seconds()
-        if ahead > 0:
+        if ahead > 0 and self.speed <= 1:
             log.info("the world (%s) is %.0f s ahead of the clock; the feed waits for it", position, ahead)
             await trio.sleep(ahead)
+        elif ahead > 0:
+            log.info("the world (%s) is %.0f s ahead of the clock at speed %.1f; the feed goes on from there",
+                     position, ahead, self.speed)
         # then live, `speed` seconds of play per second
         anchor_real, anchor_world = self.clock.timestamp(), max(position, self.clock.now())
         while True:
