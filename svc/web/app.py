@@ -293,8 +293,7 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
         except ApiError as bad:
             # Who is calling comes first (401/403), then what is wrong with the request.
             caller = await authorize(service.db, service.clock, key, need=ep.plan, count=False)
-            bad.headers.update(caller.headers)
-            raise bad
+            raise bad  # answered below with the caller's rate-limit headers
         caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
         counted = ep.counted
         call = Call(p=p, db=service.db, clock=service.clock, caller=caller, service=service)

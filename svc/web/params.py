@@ -176,6 +176,11 @@ def openapi_parameters(cls: type) -> list[dict[str, Any]]:
             schema["pattern"] = f"^{info.prefix}[A-Za-z0-9-]+$"
         elif info.pattern:
             schema["pattern"] = info.pattern
+        if schema["type"] == "string":
+            # an empty value is refused (400) for every parameter; the longest accepted is 200 characters
+            schema["minLength"] = 1
+            if not (info.enum or tp is dt.date):
+                schema["maxLength"] = 200
         if field.default is not attrs.NOTHING and field.default is not None:
             schema["default"] = field.default
         out.append({"name": wire, "in": info.location, "required": info.required,
