@@ -61,10 +61,12 @@ def shape(strategy: str, r: Any) -> Backtest:
                         average_price=None, worst_run=0)
     expected = r["chance_sum"] / bets
     half = Z95 * math.sqrt(r["variance"]) / bets
-    return Backtest(strategy=strategy, bets=bets, wins=r["wins"], strike_rate=round(r["wins"] / bets, 4),
-                    expected_strike_rate=round(expected, 4),
+    strike, expected_shown = round(r["wins"] / bets, 4), round(expected, 4)
+    return Backtest(strategy=strategy, bets=bets, wins=r["wins"], strike_rate=strike,
+                    expected_strike_rate=expected_shown,
                     expected_interval=[round(max(0.0, expected - half), 4), round(min(1.0, expected + half), 4)],
-                    distance_from_chance=round(r["wins"] / bets - expected, 4), profit=round(r["profit"], 2),
+                    # from the two rates as shown, so that a reader's subtraction gives the same figure
+                    distance_from_chance=round(strike - expected_shown, 4), profit=round(r["profit"], 2),
                     return_per_unit=round(r["profit"] / bets, 4), average_price=round(r["price_sum"] / bets, 2),
                     worst_run=r["worst_run"])
 

@@ -287,8 +287,25 @@ def check_corrections(w: World) -> None:
         assert (_int_array(c["old_g1"]), _int_array(c["old_g2"]), int(c["old_winner"])) != (m["G1"], m["G2"], m["W"])
 
 
+def check_one_place_a_day(w: World) -> None:
+    """Nobody plays two tournaments on one day, nor enters two events starting in one calendar week."""
+    places: dict[tuple[str, str], set[str]] = defaultdict(set)
+    entered: dict[str, set[str]] = defaultdict(set)
+    for m in w.matches:
+        for pid in _array(m["side1"]) + _array(m["side2"]):
+            entered[pid].add(m["tournament_id"])
+            if m["day"]:
+                places[(pid, m["day"])].add(m["tournament_id"])
+    twice = {k: v for k, v in places.items() if len(v) > 1}
+    assert not twice, list(twice.items())[:5]
+    starts = {t["id"]: dt.date.fromisoformat(t["start_date"]) for t in w.tournaments.values() if t["start_date"]}
+    for pid, tournaments in entered.items():
+        weeks = [starts[t].isocalendar()[:2] for t in tournaments if t in starts]
+        assert len(weeks) == len(set(weeks)), (pid, sorted(weeks))
+
+
 ALL_CHECKS = (check_games_legal, check_winners, check_brackets, check_bronze_and_medals, check_ids, check_ties,
-              check_rallies, check_odds, check_current_week, check_rankings, check_corrections)
+              check_rallies, check_odds, check_current_week, check_rankings, check_corrections, check_one_place_a_day)
 
 
 # --------------------------------------------------------------------------- tiny tests

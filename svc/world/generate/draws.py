@@ -168,7 +168,11 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
         offset = int(rng.random() ** MINOR_SKEW * max(0, field_size * 0.8 - size * 4))
     need = offset + size * 4
 
+    people = ctx.people
+
     def allowed(p: Player) -> bool:
+        if not people.free(p, ed.id, ed.start, ed.end):
+            return False  # playing another event that week
         if region is None:
             return True
         if region == "CW":
@@ -215,6 +219,7 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
         out.append(entry)
         if len(out) == size:
             break
+    people.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
     return out
 
 

@@ -38,6 +38,9 @@ class People:
         self.all: list[Player] = []
         self._active: dict[tuple[str, str, int], list[Player]] = {}
         self._pairs: dict[tuple[str, int], list[tuple[Player, Player]]] = {}
+        # who plays where: player idx -> (edition id, first day, last day) of each edition entered,
+        # so that nobody is in two places on one day or enters two events in one week
+        self.booked: dict[int, list[tuple[str, dt.date, dt.date]]] = {}
 
     def cohort(self, kind: str, gender: str, year: int) -> list[Player]:
         key = (kind, gender, year)
@@ -81,6 +84,25 @@ class People:
             self.all.append(p)
         self.cohorts[key] = out
         return out
+
+    def free(self, p: Player, edition: str, start: dt.date | None, end: dt.date | None) -> bool:
+        """Whether `p` may enter this edition: no other edition of theirs overlaps its days or
+        starts in the same calendar week (editions without dates are never in the way)."""
+        if start is None or end is None:
+            return True
+        week = start.isocalendar()[:2]
+        for other, a, b in self.booked.get(p.idx, ()):
+            if other != edition and (a <= end and start <= b or a.isocalendar()[:2] == week):
+                return False
+        return True
+
+    def book(self, players, edition: str, start: dt.date | None, end: dt.date | None) -> None:
+        if start is None or end is None:
+            return
+        for p in players:
+            held = self.booked.setdefault(p.idx, [])
+            if not any(e == edition for e, _a, _b in held):
+                held.append((edition, start, end))
 
     def warm(self, last_year: int) -> None:
         """Creates every cohort that plays up to `last_year`, oldest first. Players are numbered

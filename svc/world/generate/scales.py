@@ -37,7 +37,7 @@ TINY_YEARS = {
 }
 
 SCALES = {
-    "tiny": Scale("tiny", tuple(TINY_YEARS), TINY_YEARS, draw_cap=16, draw_div=4, cohort=7, para_cohort=3,
+    "tiny": Scale("tiny", tuple(TINY_YEARS), TINY_YEARS, draw_cap=16, draw_div=4, cohort=20, para_cohort=3,
                   current_week=3, ranking_top=10, odds_tiers_only=False, rally_share=1.0, extra_series=0,
                   corrections=2),
     "demo": Scale("demo", None, None, draw_cap=64, draw_div=2, cohort=36, para_cohort=8, current_week=4,

@@ -41,7 +41,8 @@ class TeamEvent:
         people = self.ctx.people
 
         def squad(g: str, prefer: str) -> list[Player]:
-            pool = [p for p in people.active("senior", g, year) if p.country == nation]
+            pool = [p for p in people.active("senior", g, year)
+                    if p.country == nation and people.free(p, self.ed.id, self.ed.start, self.ed.end)]
             pool.sort(key=lambda p: (p.kind == prefer, -p.strength(year), p.idx))
             return pool
 
@@ -76,6 +77,7 @@ class TeamEvent:
             seen[disc] = i + 1
             options = singles.get(disc) or doubles[disc]
             out.append(options[i % len(options)])
+        people.book([p for entry in out for p in entry], self.ed.id, self.ed.start, self.ed.end)
         return out
 
     def play(self) -> list[Match]:
