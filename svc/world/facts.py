@@ -69,9 +69,27 @@ NATION_ERAS: tuple[tuple[int, int, dict[str, float]], ...] = (
                   "MAS": 0.7, "THA": 0.65, "SGP": 0.4, "CAN": 0.35, "FRA": 0.45, "ESP": 0.4, "ENG": 0.35,
                   "HKG": 0.35, "GER": 0.3, "USA": 0.3, "VIE": 0.3}),
 )
-# CHN joined the international federation in 1981 (world-facts); no Chinese players before.
-NATION_FROM = {"CHN": 1981, "KAZ": 1992, "UKR": 1992, "SLO": 1992, "EST": 1992, "CZE": 1993, "AZE": 1992,
-               "TPE": 1970, "KOR": 1960, "VIE": 1980, "UAE": 1980}
+# The first year a nation's players may appear: no earlier than the nation existed as a
+# badminton nation and its association took part internationally. Sources: world-facts (CHN joins
+# the international federation in 1981; the early All England is British and Irish), the years of
+# independence or of the national association's founding as the federations' own histories give
+# them; where only a decade is known, its end (a later start is harmless, an earlier one is not).
+NATION_FROM = {
+    # the home nations play from the first All England (1899)
+    "ENG": 0, "SCO": 0, "WAL": 0, "IRL": 0,
+    # the 1920s-30s: the game spreads to the continent and North America
+    "CAN": 1921, "DEN": 1930, "NED": 1931, "FRA": 1934, "IND": 1934, "USA": 1936, "SWE": 1936, "NZL": 1927,
+    "AUS": 1935, "MAS": 1934, "RSA": 1935, "NOR": 1938, "BEL": 1946, "SUI": 1957, "AUT": 1957, "FIN": 1953,
+    # after the war: new states and new associations
+    "PAK": 1953, "SRI": 1950, "PHI": 1952, "THA": 1950, "INA": 1951, "ISR": 1950, "GER": 1953, "HKG": 1960,
+    "SGP": 1965, "JPN": 1946, "KOR": 1960, "TPE": 1970, "MEX": 1960, "BRA": 1993, "PER": 1970, "GUA": 1975,
+    "COL": 1980, "ECU": 1980, "BOL": 1990, "NGR": 1961, "UGA": 1963, "KEN": 1964, "ALG": 1963, "EGY": 1960,
+    "MRI": 1968, "ETH": 1990, "BAN": 1972, "NEP": 1976, "IRI": 1970, "UAE": 1980, "VIE": 1980, "ESP": 1985,
+    "ITA": 1970, "GRE": 1990, "TUR": 1990, "POL": 1977, "BUL": 1985, "HUN": 1985,
+    "CHN": 1981,
+    # the successors of the Soviet Union, Czechoslovakia and Yugoslavia, after the break-ups
+    "RUS": 1992, "UKR": 1992, "KAZ": 1992, "EST": 1992, "AZE": 1992, "SLO": 1992, "CZE": 1993,
+}
 # Nations that exist only in certain years (GBR is the Olympic team of the home nations).
 NO_PLAYERS = frozenset({"GBR"})
 

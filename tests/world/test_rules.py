@@ -304,8 +304,24 @@ def check_one_place_a_day(w: World) -> None:
         assert len(weeks) == len(set(weeks)), (pid, sorted(weeks))
 
 
+def check_nations_in_their_era(w: World) -> None:
+    """No player of a nation plays before the nation's first year (facts.NATION_FROM); the first
+    All Englands are British and Irish."""
+    from svc.world import facts
+
+    country = {p["id"]: p["country"] for p in w.tables["players"]}
+    years = {t["id"]: int(t["year"]) for t in w.tournaments.values()}
+    early = []
+    for m in w.matches:
+        for pid in _array(m["side1"]) + _array(m["side2"]):
+            if facts.NATION_FROM.get(country[pid], 0) > years[m["tournament_id"]]:
+                early.append((pid, country[pid], years[m["tournament_id"]]))
+    assert not early, early[:5]
+
+
 ALL_CHECKS = (check_games_legal, check_winners, check_brackets, check_bronze_and_medals, check_ids, check_ties,
-              check_rallies, check_odds, check_current_week, check_rankings, check_corrections, check_one_place_a_day)
+              check_rallies, check_odds, check_current_week, check_rankings, check_corrections, check_one_place_a_day,
+              check_nations_in_their_era)
 
 
 # --------------------------------------------------------------------------- tiny tests

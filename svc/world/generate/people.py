@@ -11,6 +11,7 @@ from svc.world.generate.ids import make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 
 FIRST_SEASON = 1895        # partnerships are formed from here on
+MIN_START_AGE = 16         # the youngest a player starts (start_age is drawn from 16 to 19)
 
 
 class Player:
@@ -53,7 +54,9 @@ class People:
         size = max(2, round(base * (0.5 if year < 1930 else 0.7 if year < 1955 else 1.0)))
         if kind == "para" and year < 1950:
             size = 0
-        nations = facts.nation_strengths(year + 22)
+        # nations strong when the cohort peaks, and present by the time it starts playing (16)
+        nations = tuple((c, st) for c, st in facts.nation_strengths(year + 22)
+                        if facts.NATION_FROM.get(c, 0) <= year + MIN_START_AGE)
         weights = [0.25 + 2.0 * s for _c, s in nations]
         out = []
         for i in range(size):
