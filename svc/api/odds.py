@@ -80,8 +80,10 @@ def _market(market: str, line: float | None, rows: list[Any]) -> MarketPrices:
              for r in rows]
     n = len(books)
     avg_open = [round(sum(b.open[i] for b in books) / n, 2) for i in (0, 1)]
-    avg_close = [round(sum(b.close[i] for b in books) / n, 2) for i in (0, 1)]
-    implied = [1 / avg_close[0], 1 / avg_close[1]]
+    exact_close = [sum(b.close[i] for b in books) / n for i in (0, 1)]
+    avg_close = [round(x, 2) for x in exact_close]
+    # the chance from the exact averages, as the results feed's odds summary and the market analysis take it
+    implied = [1 / exact_close[0], 1 / exact_close[1]]
     chance = [round(x / sum(implied), 4) for x in implied]
     return MarketPrices(market=market, line=line, bookmakers=books, average_open=avg_open, average_close=avg_close,
                         best_close=[max(b.close[i] for b in books) for i in (0, 1)], chance_close=chance)

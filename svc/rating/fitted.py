@@ -7,9 +7,9 @@ from __future__ import annotations
 from svc.rating.model import Settings
 
 GENERATED = Settings(
-    version="elo-glicko-1.g2", trained_to=2014,
-    initial_deviation=120.0, min_deviation=35.0, drift=2.5, margin_weight=0.75, margin_slope=24.5,
-    points=0.45, point_scale=7.0, entry_offset=25.0, carry=0.39, established=2)
+    version="elo-glicko-1.g3", trained_to=2014,
+    initial_deviation=105.6, min_deviation=35.0, drift=2.5, margin_weight=0.938, margin_slope=24.5,
+    points=0.675, point_scale=7.0, entry_offset=25.0, carry=0.507, established=2)
 
 REAL = Settings(
     version="elo-glicko-1.r1", trained_to=2019,
