@@ -128,8 +128,10 @@ async def rebuild(conn: asyncpg.Connection) -> Model:
     model = Model(version=f"{settings.version}/{world}", world=world, settings=settings, home_edge_test=test,
                   held_out=held_out_figures(settings, rows, final.forecasts))
     await sqlrun.execute(conn, Q.ratings.clear)
+    await sqlrun.execute(conn, Q.ratings.in_force_index_drop)
     await conn.copy_records_to_table("rating_days", records=with_until(final.days),
                                      columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"])
+    await sqlrun.execute(conn, Q.ratings.in_force_index_create)
     await conn.copy_records_to_table(
         "rating_matches", columns=list(_MATCH_COLUMNS),
         records=[_match_row(r, final.forecasts[r["id"]]) for r in rows if r["id"] in final.forecasts])

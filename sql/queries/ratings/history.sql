@@ -79,3 +79,12 @@ INSERT INTO rating_matches (match_id, discipline, year, chance1, rating1, rating
 VALUES (:match_id, :discipline, :year, :chance1, :rating1, :rating2, :winner_chance, :played)
 ON CONFLICT (match_id) DO UPDATE SET chance1 = excluded.chance1, rating1 = excluded.rating1,
     rating2 = excluded.rating2, winner_chance = excluded.winner_chance;
+
+-- name: in-force-index-drop
+-- The GiST index over the days a standing holds, dropped while a rebuild copies the days in: built
+-- once afterwards it costs a fraction of keeping it up row by row (sql/schema/500_ratings.sql makes it).
+DROP INDEX IF EXISTS rating_days_in_force;
+
+-- name: in-force-index-create
+-- The same index made again after the copy.
+CREATE INDEX IF NOT EXISTS rating_days_in_force ON rating_days USING gist (discipline, daterange(day, until, '(]'));
