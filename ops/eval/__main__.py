@@ -44,8 +44,8 @@ from svc.core.settings import Settings as ServiceSettings
 from svc.core.sqlfiles import Q
 from svc.rating.fit import Scores, scores
 from svc.rating.fitted import GENERATED, REAL
-from svc.rating.history import rate_archive, rated
-from svc.rating.model import Settings
+from svc.rating.history import rate_archive
+from svc.rating.model import Settings, rated
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "ops" / "eval" / "out"
@@ -227,7 +227,7 @@ def plain_elo(rows: list[Any], k: float) -> dict[str, float]:
             j += 1
         delta: dict[tuple[str, str], float] = defaultdict(float)
         for m in rows[i:j]:
-            if not rated(m):
+            if not rated(m["outcome"]):
                 continue
             d = m["discipline"]
             r1 = sum(rating[(p, d)] for p in m["side1"]) / len(m["side1"])

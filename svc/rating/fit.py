@@ -8,7 +8,7 @@ from typing import Any, Iterable
 
 import attrs
 
-from svc.rating.model import Forecast, Q, Settings
+from svc.rating.model import Forecast, Q, Settings, rated
 
 MIN_HOME_MATCHES = 30   # fewer held-out home matches than this cannot show an edge
 Z_95 = 1.96
@@ -49,7 +49,7 @@ def _sigmoid(x: float) -> float:
 def _home_matches(rows: list[Any], forecasts: dict[str, Forecast], training: bool, last: int | None):
     for r in rows:
         home = int(r["home1"]) - int(r["home2"])
-        if not home or r["id"] not in forecasts or r["outcome"] == "walkover":
+        if not home or r["id"] not in forecasts or not rated(r["outcome"]):
             continue
         if (last is None or r["day"].year <= last) == training:
             yield _logit(forecasts[r["id"]].chance), home, r["winner"] == 1

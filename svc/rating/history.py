@@ -22,7 +22,7 @@ from svc.core import sqlrun
 from svc.core.sqlfiles import Q
 from svc.rating.fit import fit_decider, fit_home_edge, scores
 from svc.rating.fitted import settings_for
-from svc.rating.model import Forecast, Ratings, Result, Settings
+from svc.rating.model import Forecast, Ratings, Result, Settings, rated
 
 _converter = cattrs.Converter()
 _converter.register_unstructure_hook(dt.date, lambda d: d.isoformat())
@@ -53,11 +53,6 @@ def result_of(row: Any) -> Result:
                   retired=row["outcome"] == "retired", home=int(row["home1"]) - int(row["home2"]))
 
 
-def rated(row: Any) -> bool:
-    """Walkovers say nothing about the players' level; every other finished match is rated."""
-    return row["outcome"] != "walkover"
-
-
 @attrs.define
 class Run:
     """One pass of the model over the archive."""
@@ -83,7 +78,7 @@ def rate_archive(settings: Settings, rows: list[Any]) -> Run:
         j = i
         while j < len(rows) and rows[j]["day"] == day:
             j += 1
-        todays = [r for r in rows[i:j] if rated(r)]
+        todays = [r for r in rows[i:j] if rated(r["outcome"])]
         i = j
         for row in todays:
             ratings.set_entry(row["draw"], fields[row["draw"]], row["discipline"], day)
@@ -108,7 +103,7 @@ def held_out_figures(settings: Settings, rows: list[Any], forecasts: dict[str, F
     """Accuracy and log-loss of the rolling forecasts on the seasons after the training ones."""
     first = (settings.trained_to or 0) + 1
     picked = [(forecasts[r["id"]].chance, r["winner"] == 1) for r in rows
-              if rated(r) and r["day"].year >= first and r["id"] in forecasts]
+              if rated(r["outcome"]) and r["day"].year >= first and r["id"] in forecasts]
     if not picked:
         return {"matches": 0, "from_season": first, "accuracy": None, "log_loss": None, "brier": None}
     s = scores(picked)
@@ -163,7 +158,7 @@ async def advance(conn: asyncpg.Connection, match_id: str) -> None:
     """Rates a match the live feed has just settled: its players' day is rated again with it,
     from the same start-of-day standings a rebuild would use, so both land on the same rows."""
     row = await sqlrun.fetchrow(conn, Q.ratings.match, match_id=match_id)
-    if row is None or not rated(row):
+    if row is None or not rated(row["outcome"]):
         return
     model = await load_model(conn)
     if model is None:
@@ -171,7 +166,7 @@ async def advance(conn: asyncpg.Connection, match_id: str) -> None:
     day, discipline = row["day"], row["discipline"]
     players = list(row["side1"]) + list(row["side2"])
     todays = [r for r in await sqlrun.fetch(conn, Q.ratings.day_matches, discipline=discipline, day=day,
-                                            players=players) if rated(r)]
+                                            players=players) if rated(r["outcome"])]
     ratings = Ratings(model.settings)
     for draw in {r["draw"] for r in todays}:
         level = await sqlrun.fetchval(conn, Q.ratings.draw_level, draw=draw)

