@@ -40,6 +40,13 @@ def _moment(text: str) -> dt.date | dt.datetime:
 
 
 # -- commands ---------------------------------------------------------------------
+def cmd_denied_names(args, settings: Settings) -> int:
+    from svc.world.naming import DENIED_FILE, write_denied
+
+    print(f"{write_denied()} name keys written to {DENIED_FILE}", file=sys.stderr)
+    return 0
+
+
 async def cmd_world(args, settings: Settings) -> int:
     from svc.core.progress import ProgressBar
     from svc.world.replace import generate_world
@@ -207,6 +214,9 @@ def parser() -> argparse.ArgumentParser:
     ap_.add_argument("plan", choices=PLAN_NAMES)
     ap_.set_defaults(func=cmd_accounts_plan, is_async=True)
 
+    n = sub.add_parser("denied-names", help="rebuild the list of real players' names that invented people never "
+                       "bear, from the shipped BWF data (svc/world/denied_names.txt)")
+    n.set_defaults(func=cmd_denied_names)
     d = sub.add_parser("db", help="the database").add_subparsers(dest="db_command", required=True)
     d.add_parser("url", help="print the connection URL in use").set_defaults(func=cmd_db_url)
     d.add_parser("stop", help="stop the embedded PostgreSQL").set_defaults(func=cmd_db_stop)

@@ -190,17 +190,20 @@ async def rank_feature(conn: Any, rows: list[Any]) -> dict[str, float]:
 
 async def hidden_truth(conn: Any, rows: list[Any]) -> dict[str, float]:
     """The generator's own chance of side 1 (the ceiling): the hidden strengths in the match's year,
-    the rally chance, the game chance under the era's rules, best of three, as its odds are made."""
+    averaged over the form on the day, under the era's rules, as its odds are made."""
     from svc.world import engine
-    from svc.world.generate.prices import game_chance
+    from svc.world.generate import SCALES
+    from svc.world.generate.people import People
 
-    peaks = {r["id"]: (r["strength"], r["born"]) for r in await conn.fetch("SELECT id, strength, born FROM players")}
+    # the generator's players again (it is deterministic): their strength curves are not stored
+    meta = {r["key"]: r["value"] for r in await conn.fetch("SELECT key, value FROM world_meta")}
+    people = People(int(meta["seed"]), SCALES[meta["scale"]])
+    people.warm(dt.date.fromisoformat(meta["as_of"][:10]).year + 1)
+    players = {p.id: p for p in people.all}
 
     def strength(pid: str, year: int) -> float | None:
-        peak, born = peaks[pid]
-        if born is None:
-            return None
-        return peak - 1.6 * (year - born.year - 26.5) ** 2
+        p = players.get(pid)
+        return None if p is None else p.strength(year)
 
     out = {}
     for m in rows:
@@ -209,9 +212,7 @@ async def hidden_truth(conn: Any, rows: list[Any]) -> dict[str, float]:
         if any(x is None for side in s for x in side):
             continue
         rules = engine.era_rules(m["discipline"], m["day"])
-        p1 = engine.rally_chance(sum(s[0]) / len(s[0]), sum(s[1]) / len(s[1]))
-        pg = game_chance(engine.point_share(p1, rules), rules)
-        out[m["id"]] = pg * pg * (3 - 2 * pg)
+        out[m["id"]] = engine.match_chance(sum(s[0]) / len(s[0]) - sum(s[1]) / len(s[1]), rules, m["discipline"])[0]
     return out
 
 

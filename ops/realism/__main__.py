@@ -1,18 +1,22 @@
 """ops/realism: how the loaded world's play compares with real badminton, and the faults a fan
 would see through. One command:
 
-    .venv/bin/python -m ops.realism [--years 2018-2020]
+    .venv/bin/python -m ops.realism [--years 2018-2020] [--ours-years 2018-2026]
 
 Reads the world in DATABASE_URL (or the embedded server's default database) and the real BWF
 World Tour 2018-2020 (built once into `svc_eval_bwf`, as ops/eval does). For World-Tour-level
 matches (Super 100 to 1000 and the Finals) of the years asked, per discipline, side by side
-with the real data and the difference:
+with the real data and the difference (`--ours-years` takes this world's matches from other
+years, e.g. every rally-point season, for a sample big enough that noise stays under a point;
+the rally statistics come from this world's matches that carry rallies, in whichever years
+those are):
 - completed matches that went to three games, and how often the first game's winner won;
 - games by margin (2, 3-5, 6-10, 11 or more points), games where the loser reached 20 (deuce);
 - the server's share of rallies, the longest run of rallies per game, lead changes per game;
 - retirements per 1,000 matches; each of the real top 12 nations' share of match appearances.
 And over the whole world: player-days in two places (one player in two tournaments on one day),
-invented players bearing the name of a real player, and players of one nation sharing a full name.
+invented players bearing the name of a real player (any order, case or accent), and pairs of
+players of one nation sharing a full name in years both played.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from ops.eval.__main__ import _with_database, world_rows
 from svc.core import pgserver
 from svc.core.db import connect_asyncio
 from svc.core.settings import Settings as ServiceSettings
-from svc.world.generate.ids import fold
+from svc.world.naming import deny_keys
 
 TOUR = "('Super 100', 'Super 300', 'Super 500', 'Super 750', 'Super 1000', 'World Tour Finals')"
 DISCIPLINES = ("MS", "WS", "MD", "WD", "XD")
@@ -102,19 +106,21 @@ SELECT count(*) FROM (
 ) x"""
 
 NAMESAKES = """
-SELECT count(*) FROM (
-    SELECT country, name FROM players WHERE born IS NOT NULL
-    GROUP BY country, name HAVING count(*) > 1
-       AND max(extract(year FROM born)) - min(extract(year FROM born)) < 15
-) x"""
+WITH played AS (
+    SELECT s.pid, min(t.year) AS first, max(t.year) AS last
+    FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+    CROSS JOIN LATERAL unnest(m.side1 || m.side2) AS s(pid)
+    GROUP BY s.pid
+), span AS (
+    SELECT p.id, p.country, lower(unaccent(p.name)) AS name, played.first, played.last
+    FROM players p JOIN played ON played.pid = p.id
+)
+SELECT count(*) FROM span x JOIN span y
+  ON x.country = y.country AND x.name = y.name AND x.id < y.id AND x.first <= y.last AND y.first <= x.last"""
 
 
-def name_key(name: str) -> str:
-    """A person's name as a set of parts, any order, case or accents."""
-    return " ".join(sorted(fold(name).replace("-", " ").split()))
-
-
-async def statistics(conn, first: int, last: int) -> dict[str, dict[str, float | None]]:
+async def statistics(conn, first: int, last: int, rally_years: tuple[int, int] | None = None
+                     ) -> dict[str, dict[str, float | None]]:
     out: dict[str, dict[str, float | None]] = {d: {} for d in DISCIPLINES}
 
     def share(a, b):
@@ -132,7 +138,7 @@ async def statistics(conn, first: int, last: int) -> dict[str, dict[str, float |
                            ("by6_10", "games won by 6-10 %"), ("by11", "games won by 11+ %"),
                            ("deuce", "deuce games (loser 20+) %")):
             d[label] = share(r[col], r["games"])
-    for r in await conn.fetch(RALLIES, first, last):
+    for r in await conn.fetch(RALLIES, *(rally_years or (first, last))):
         d = out.setdefault(r["discipline"], {})
         d["server wins the rally %"] = share(r["server_won"], r["rallies"])
         d["longest run per game"] = r["longest_sum"] / r["games"] if r["games"] else None
@@ -146,22 +152,34 @@ async def nations(conn, first: int, last: int) -> dict[str, float]:
     return {r["country"]: 100.0 * r["appearances"] / total for r in rows}
 
 
-async def report(world_url: str, real_url: str, first: int, last: int) -> str:
+RALLY_YEARS = f"""
+SELECT min(t.year) AS first, max(t.year) AS last
+FROM tournaments t WHERE t.tier IN {TOUR} AND t.year BETWEEN $1 AND $2
+  AND EXISTS (SELECT 1 FROM matches m JOIN rallies r ON r.match_id = m.id WHERE m.tournament_id = t.id)"""
+
+
+async def report(world_url: str, real_url: str, first: int, last: int, ours_years: tuple[int, int]) -> str:
     world = await connect_asyncio(world_url)
     real = await connect_asyncio(real_url)
     try:
-        ours, theirs = await statistics(world, first, last), await statistics(real, first, last)
+        got = await world.fetchrow(RALLY_YEARS, *ours_years)
+        if got["first"] is None:
+            got = await world.fetchrow(RALLY_YEARS, 2006, 9999)  # rally point (from Aug 2006) in any year
+        rally_years = (got["first"], got["last"]) if got["first"] is not None else ours_years
+        ours = await statistics(world, *ours_years, rally_years=rally_years)
+        theirs = await statistics(real, first, last)
         our_nations, real_nations = await nations(world, first, last), await nations(real, first, last)
-        real_names = {name_key(r["name"]) for r in await real.fetch("SELECT name FROM players")}
+        real_names = {k for r in await real.fetch("SELECT name FROM players") for k in deny_keys(r["name"])}
         invented = [r["name"] for r in await world.fetch("SELECT name FROM players")
-                    if name_key(r["name"]) in real_names]
+                    if not deny_keys(r["name"]).isdisjoint(real_names)]
         source = await world.fetchval("SELECT value FROM world_meta WHERE key = 'source'")
         two_places = await world.fetchval(TWO_PLACES)
         namesakes = await world.fetchval(NAMESAKES)
     finally:
         await world.close()
         await real.close()
-    lines = [f"# Realism: World-Tour-level matches {first}-{last}, this world against the real one", ""]
+    lines = [f"# Realism: World-Tour-level matches, this world {ours_years[0]}-{ours_years[1]} (rallies "
+             f"{rally_years[0]}-{rally_years[1]}) against the real one {first}-{last}", ""]
     labels = [label for d in theirs.values() for label in d if label != "matches"]
     labels = list(dict.fromkeys(labels))
     lines += ["| statistic | " + " | ".join(f"{d} ours / real / diff" for d in DISCIPLINES) + " |",
@@ -183,15 +201,17 @@ async def report(world_url: str, real_url: str, first: int, last: int) -> str:
     if source != "bwf":
         lines.append(f"- invented players bearing a real player's name: {len(invented)}"
                      + (f" (e.g. {', '.join(invented[:8])})" if invented else ""))
-    lines.append(f"- full names shared within a nation by players born less than 15 years apart: {namesakes}")
+    lines.append(f"- pairs of players of one nation sharing a full name in years both played: {namesakes}")
     return "\n".join(lines)
 
 
 async def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m ops.realism", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--years", default="2018-2020", help="first-last year of the matches compared")
+    ap.add_argument("--years", default="2018-2020", help="first-last year of the real matches compared")
+    ap.add_argument("--ours-years", help="first-last year of this world's matches (default: --years)")
     args = ap.parse_args(argv)
     first, last = (int(x) for x in args.years.split("-"))
+    a, b = (int(x) for x in (args.ours_years or args.years).split("-"))
     settings = ServiceSettings.from_env()
     server_url = pgserver.start(settings.home) if settings.database_url is None else None
     world_url = settings.database_url or server_url
@@ -199,7 +219,7 @@ async def main(argv: list[str] | None = None) -> None:
     _rows, conn = await world_rows(base, "real")  # builds svc_eval_bwf once
     await conn.close()
 
-    print(await report(world_url, _with_database(base, "svc_eval_bwf"), first, last))
+    print(await report(world_url, _with_database(base, "svc_eval_bwf"), first, last, (a, b)))
 
 
 if __name__ == "__main__":

@@ -32,15 +32,25 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
+from typing import Callable, Iterator
 
 NEW_SIDEOUT_FROM = dt.date(2002, 1, 1)   # setting only at 14-all / 10-all
 RALLY_POINT_FROM = dt.date(2006, 8, 1)   # rally point scoring to 21 "from Aug 2006"
 GAMES_TO_WIN = 2                          # best of three throughout
 SET_CHANCE = 0.7   # how often the side entitled to set chooses to (it was the usual choice)
-# Logistic scale of rally chances over strength gaps: a gap of 100 gives 55 % of rallies (a
-# clear favourite, ~85 % of matches), 500 gives 73 %; seeds beat most qualifiers, upsets happen.
-RALLY_SCALE = 500.0
+# The match model is calibrated on the real World Tour of 2018-2020 (ops/realism): the share of
+# three-game matches, of matches won by the first game's winner, games by margin and deuces,
+# per discipline, from three parts:
+# - RALLY_SCALE, the logistic scale of rally chances over strength gaps (a gap of 50 gives 55 %
+#   of rallies, 150 gives 65 %);
+# - FORM_SD, form on the day: each match shifts one side's strength by a draw with this spread,
+#   so that some matches are lopsided and others tight beyond what the strengths say (prices
+#   and the hidden truth integrate over it: nobody knows the form before the match);
+# - SERVE_EDGE, the receiver's edge under rally point: in doubles the server wins only 43-47 %
+#   of rallies (MD 43.5, WD 47.2, XD 45.8; singles 49.7), which shortens runs and tightens games.
+RALLY_SCALE = 250.0
+FORM_SD = {"MS": 52.0, "WS": 70.0, "MD": 48.0, "WD": 88.0, "XD": 65.0}
+SERVE_EDGE = {"MS": 0.015, "WS": 0.019, "MD": 0.071, "WD": 0.049, "XD": 0.059}
 
 
 @dataclass(frozen=True)
@@ -100,8 +110,35 @@ def legal_game(score_w: int, score_l: int, discipline: str, day: dt.date) -> boo
 
 
 def rally_chance(strength1: float, strength2: float) -> float:
-    """Chance that side 1 wins a rally, from the two sides' strengths."""
+    """Chance that side 1 wins a rally, from the two sides' strengths (on average over who serves)."""
     return 1.0 / (1.0 + math.exp(-(strength1 - strength2) / RALLY_SCALE))
+
+
+def serve_edge(discipline: str, rules: Rules) -> float:
+    """How much the server's rally chance falls below the side's average (rally point only:
+    the side-out eras are left as they were generated)."""
+    return SERVE_EDGE.get(discipline, 0.0) if rules.rally_point else 0.0
+
+
+def form(rng: random.Random, discipline: str) -> float:
+    """Side 1's form on the day, as a strength shift (side 2's is the opposite)."""
+    return rng.gauss(0.0, FORM_SD.get(discipline, 0.0))
+
+
+# Gauss-Hermite nodes and weights for an average over a normal draw (7 points: exact enough for
+# smooth chances, cheap enough to price every match).
+_GH = ((-3.750439717725742, 0.000548268855972), (-2.366759410734541, 0.030757123967586),
+       (-1.154405394739968, 0.240123178605013), (0.0, 0.457142857142857),
+       (1.154405394739968, 0.240123178605013), (2.366759410734541, 0.030757123967586),
+       (3.750439717725742, 0.000548268855972))
+
+
+def over_form(discipline: str, chance_at: Callable[[float], float]) -> float:
+    """The average of chance_at(form shift) over the discipline's form on the day."""
+    sd = FORM_SD.get(discipline, 0.0)
+    if not sd:
+        return chance_at(0.0)
+    return sum(w * chance_at(x * math.sqrt(2.0) * sd) for x, w in _GH) / math.sqrt(math.pi)
 
 
 # --------------------------------------------------------------------------- rally by rally
@@ -117,8 +154,9 @@ class Rally:
 
 
 def play_rallies(rng: random.Random, p1: float, rules: Rules, *, first_server: int = 1,
-                 set_chance: float = SET_CHANCE) -> Iterator[Rally]:
-    """Play a best-of-three match one rally at a time; side 1 wins a rally with chance p1.
+                 set_chance: float = SET_CHANCE, edge: float = 0.0) -> Iterator[Rally]:
+    """Play a best-of-three match one rally at a time; side 1 wins a rally with chance p1, less
+    `edge` while serving and more while receiving.
 
     Side-out: the server scores when winning the rally, otherwise service passes (doubles'
     second server is not modelled). Rally point: the rally's winner scores and serves next.
@@ -135,7 +173,7 @@ def play_rallies(rng: random.Random, p1: float, rules: Rules, *, first_server: i
         n = 0
         while True:
             n += 1
-            winner = 1 if rng.random() < p1 else 2
+            winner = 1 if rng.random() < (p1 - edge if server == 1 else p1 + edge) else 2
             serving = server
             if rules.rally_point or winner == server:
                 score[winner - 1] += 1
@@ -187,32 +225,43 @@ def point_share(p1: float, rules: Rules) -> float:
 _BUCKETS = 400  # point chances are quantised to 1/400 so that outcome tables can be cached
 
 
-@lru_cache(maxsize=4096)
-def _outcomes(rules: Rules, bucket: int, set_chance: float) -> tuple[list[float], list[tuple[int, int]]]:
-    """Exact distribution of final game scores for an i.i.d. point chance (bucket / _BUCKETS)."""
+def _bucket(x: float) -> int:
+    return min(_BUCKETS - 1, max(1, round(x * _BUCKETS)))
+
+
+@lru_cache(maxsize=8192)
+def _outcomes(rules: Rules, bucket: int, set_chance: float, edge_bucket: int = 0,
+              server: int = 1) -> tuple[list[float], list[tuple[int, int]]]:
+    """Exact distribution of final game scores for a point chance bucket / _BUCKETS, less
+    edge_bucket / _BUCKETS while side 1 serves and more while it receives (`server` serves
+    first; under rally point the rally's winner serves next). Without an edge who serves does
+    not matter and is not tracked."""
     p = bucket / _BUCKETS
-    # state: (a, b, end, set_done) -> probability; processed in order of points played
-    frontier: dict[tuple[int, int, int, bool], float] = {(0, 0, rules.target, False): 1.0}
+    e = edge_bucket / _BUCKETS
+    # state: (a, b, end, set_done, server) -> probability; processed in order of points played
+    frontier: dict[tuple[int, int, int, bool, int], float] = {(0, 0, rules.target, False, server): 1.0}
     finals: dict[tuple[int, int], float] = {}
     while frontier:
-        nxt: dict[tuple[int, int, int, bool], float] = {}
-        for (a, b, end, set_done), mass in sorted(frontier.items()):
-            for who, share in ((1, p), (2, 1.0 - p)):
+        nxt: dict[tuple[int, int, int, bool, int], float] = {}
+        for (a, b, end, set_done, srv), mass in sorted(frontier.items()):
+            q = p if not edge_bucket else min(0.999, max(0.001, p - e if srv == 1 else p + e))
+            for who, share in ((1, q), (2, 1.0 - q)):
                 na, nb = (a + 1, b) if who == 1 else (a, b + 1)
                 m = mass * share
                 if m < 1e-12:
                     continue
+                nsrv = who if edge_bucket else srv
                 branches = [((end, set_done), m)]
                 if not rules.rally_point and not set_done and na == nb:
                     for at, set_end in rules.settings:
                         if na == at:
                             branches = [((set_end, True), m * set_chance), ((end, False), m * (1 - set_chance))]
                             break
-                for (e, sd), bm in branches:
-                    if rules.game_over(na, nb, e):
+                for (e2, sd), bm in branches:
+                    if rules.game_over(na, nb, e2):
                         finals[(na, nb)] = finals.get((na, nb), 0.0) + bm
                     else:
-                        key = (na, nb, e, sd)
+                        key = (na, nb, e2, sd, nsrv)
                         nxt[key] = nxt.get(key, 0.0) + bm
         frontier = nxt
     scores = sorted(finals)
@@ -225,25 +274,62 @@ def _outcomes(rules: Rules, bucket: int, set_chance: float) -> tuple[list[float]
     return cum, scores
 
 
-def sample_game(rng: random.Random, point_p1: float, rules: Rules, set_chance: float = SET_CHANCE) -> tuple[int, int]:
+def sample_game(rng: random.Random, point_p1: float, rules: Rules, set_chance: float = SET_CHANCE,
+                edge: float = 0.0, server: int = 1) -> tuple[int, int]:
     """One finished game's score (side 1, side 2) without simulating every rally."""
-    bucket = min(_BUCKETS - 1, max(1, round(point_p1 * _BUCKETS)))
-    cum, scores = _outcomes(rules, bucket, set_chance)
+    cum, scores = _outcomes(rules, _bucket(point_p1), set_chance, round(edge * _BUCKETS), server if edge else 1)
     return scores[bisect.bisect_left(cum, rng.random())]
 
 
-def sample_match(rng: random.Random, p1: float, rules: Rules) -> tuple[list[int], list[int], int]:
-    """A whole best-of-three match (g1, g2, winner) from side 1's rally chance p1."""
+def sample_match(rng: random.Random, p1: float, rules: Rules, edge: float = 0.0) -> tuple[list[int], list[int], int]:
+    """A whole best-of-three match (g1, g2, winner) from side 1's rally chance p1 (the server's
+    chance `edge` lower); a toss decides who serves first, a game's winner serves the next."""
     pp = point_share(p1, rules)
+    server = rng.choice((1, 2)) if edge else 1
     g1: list[int] = []
     g2: list[int] = []
     won = [0, 0]
     while max(won) < GAMES_TO_WIN:
-        a, b = sample_game(rng, pp, rules)
+        a, b = sample_game(rng, pp, rules, edge=edge, server=server)
         g1.append(a)
         g2.append(b)
         won[0 if a > b else 1] += 1
+        server = 1 if a > b else 2
     return g1, g2, 1 if won[0] > won[1] else 2
+
+
+@lru_cache(maxsize=16384)
+def _game_chance(rules: Rules, bucket: int, edge_bucket: int) -> float:
+    """Side 1's chance to win a game, from the exact score distribution, over who serves first."""
+    servers = (1, 2) if edge_bucket else (1,)
+    total = 0.0
+    for server in servers:
+        cum, scores = _outcomes(rules, bucket, SET_CHANCE, edge_bucket, server)
+        prev = 0.0
+        for c, (a, b) in zip(cum, scores):
+            if a > b:
+                total += c - prev
+            prev = c
+    return total / len(servers)
+
+
+def game_chance(point_p1: float, rules: Rules, edge: float = 0.0) -> float:
+    return _game_chance(rules, _bucket(point_p1), round(edge * _BUCKETS))
+
+
+def match_chance(gap: float, rules: Rules, discipline: str) -> tuple[float, float]:
+    """Side 1's chance to win the match and a game, before it, from the strength gap (side 1's
+    less side 2's): averaged over the form on the day, with the discipline's serving edge."""
+    edge = serve_edge(discipline, rules)
+
+    def game(shift: float) -> float:
+        return game_chance(point_share(rally_chance(gap + shift, 0.0), rules), rules, edge)
+
+    def match(shift: float) -> float:
+        pg = game(shift)
+        return pg * pg * (3 - 2 * pg)
+
+    return over_form(discipline, match), over_form(discipline, game)
 
 
 def partial_game(rng: random.Random, point_p1: float, rules: Rules) -> tuple[int, int]:

@@ -12,36 +12,33 @@ from dataclasses import dataclass
 
 # --------------------------------------------------------------------------- nations
 
-# (IOC code, name, continent, naming style)
-# Naming style decides how names are built and written:
-#   "cn"/"kr"/"vn" family name first in capitals ("LEE Zii Jia"); others "Viktor AXELSEN".
-COUNTRIES: tuple[tuple[str, str, str, str], ...] = (
-    ("ENG", "England", "EU", "en"), ("SCO", "Scotland", "EU", "en"), ("WAL", "Wales", "EU", "en"),
-    ("IRL", "Ireland", "EU", "en"), ("GBR", "Great Britain", "EU", "en"),
-    ("DEN", "Denmark", "EU", "dk"), ("SWE", "Sweden", "EU", "dk"), ("NOR", "Norway", "EU", "dk"),
-    ("FIN", "Finland", "EU", "dk"), ("NED", "Netherlands", "EU", "de"), ("GER", "Germany", "EU", "de"),
-    ("AUT", "Austria", "EU", "de"), ("SUI", "Switzerland", "EU", "de"), ("BEL", "Belgium", "EU", "fr"),
-    ("FRA", "France", "EU", "fr"), ("ESP", "Spain", "EU", "es"), ("RUS", "Russia", "EU", "ru"),
-    ("UKR", "Ukraine", "EU", "ru"), ("POL", "Poland", "EU", "ru"), ("BUL", "Bulgaria", "EU", "ru"),
-    ("CZE", "Czechia", "EU", "ru"), ("SLO", "Slovenia", "EU", "ru"), ("EST", "Estonia", "EU", "ru"),
-    ("HUN", "Hungary", "EU", "ru"), ("ISR", "Israel", "AS", "en"), ("TUR", "Türkiye", "EU", "tr"),
-    ("AZE", "Azerbaijan", "EU", "tr"), ("KAZ", "Kazakhstan", "AS", "ru"),
-    ("CHN", "China", "AS", "cn"), ("TPE", "Chinese Taipei", "AS", "cn"), ("HKG", "Hong Kong", "AS", "cn"),
-    ("MAS", "Malaysia", "AS", "cn"), ("SGP", "Singapore", "AS", "cn"), ("INA", "Indonesia", "AS", "id"),
-    ("THA", "Thailand", "AS", "th"), ("KOR", "Korea", "AS", "kr"), ("JPN", "Japan", "AS", "jp"),
-    ("IND", "India", "AS", "in"), ("VIE", "Vietnam", "AS", "vn"), ("PHI", "Philippines", "AS", "es"),
-    ("SRI", "Sri Lanka", "AS", "in"), ("PAK", "Pakistan", "AS", "in"), ("BAN", "Bangladesh", "AS", "in"),
-    ("NEP", "Nepal", "AS", "in"), ("IRI", "Iran", "AS", "tr"), ("UAE", "United Arab Emirates", "AS", "tr"),
-    ("AUS", "Australia", "OC", "en"), ("NZL", "New Zealand", "OC", "en"),
-    ("USA", "United States", "AM", "en"), ("CAN", "Canada", "AM", "en"), ("MEX", "Mexico", "AM", "es"),
-    ("GUA", "Guatemala", "AM", "es"), ("PER", "Peru", "AM", "es"), ("BRA", "Brazil", "AM", "es"),
-    ("COL", "Colombia", "AM", "es"), ("ECU", "Ecuador", "AM", "es"), ("BOL", "Bolivia", "AM", "es"),
-    ("NGR", "Nigeria", "AF", "en"), ("EGY", "Egypt", "AF", "tr"), ("RSA", "South Africa", "AF", "en"),
-    ("MRI", "Mauritius", "AF", "fr"), ("ALG", "Algeria", "AF", "fr"), ("UGA", "Uganda", "AF", "en"),
-    ("KEN", "Kenya", "AF", "en"), ("ETH", "Ethiopia", "AF", "en"), ("GRE", "Greece", "EU", "ru"),
-    ("ITA", "Italy", "EU", "es"),
+# (IOC code, name, continent); how each nation's people are named is in svc/world/naming.py.
+COUNTRIES: tuple[tuple[str, str, str], ...] = (
+    ("ENG", "England", "EU"), ("SCO", "Scotland", "EU"), ("WAL", "Wales", "EU"),
+    ("IRL", "Ireland", "EU"), ("GBR", "Great Britain", "EU"),
+    ("DEN", "Denmark", "EU"), ("SWE", "Sweden", "EU"), ("NOR", "Norway", "EU"),
+    ("FIN", "Finland", "EU"), ("NED", "Netherlands", "EU"), ("GER", "Germany", "EU"),
+    ("AUT", "Austria", "EU"), ("SUI", "Switzerland", "EU"), ("BEL", "Belgium", "EU"),
+    ("FRA", "France", "EU"), ("ESP", "Spain", "EU"), ("RUS", "Russia", "EU"),
+    ("UKR", "Ukraine", "EU"), ("POL", "Poland", "EU"), ("BUL", "Bulgaria", "EU"),
+    ("CZE", "Czechia", "EU"), ("SLO", "Slovenia", "EU"), ("EST", "Estonia", "EU"),
+    ("HUN", "Hungary", "EU"), ("ISR", "Israel", "AS"), ("TUR", "Türkiye", "EU"),
+    ("AZE", "Azerbaijan", "EU"), ("KAZ", "Kazakhstan", "AS"),
+    ("CHN", "China", "AS"), ("TPE", "Chinese Taipei", "AS"), ("HKG", "Hong Kong", "AS"),
+    ("MAS", "Malaysia", "AS"), ("SGP", "Singapore", "AS"), ("INA", "Indonesia", "AS"),
+    ("THA", "Thailand", "AS"), ("KOR", "Korea", "AS"), ("JPN", "Japan", "AS"),
+    ("IND", "India", "AS"), ("VIE", "Vietnam", "AS"), ("PHI", "Philippines", "AS"),
+    ("SRI", "Sri Lanka", "AS"), ("PAK", "Pakistan", "AS"), ("BAN", "Bangladesh", "AS"),
+    ("NEP", "Nepal", "AS"), ("IRI", "Iran", "AS"), ("UAE", "United Arab Emirates", "AS"),
+    ("AUS", "Australia", "OC"), ("NZL", "New Zealand", "OC"),
+    ("USA", "United States", "AM"), ("CAN", "Canada", "AM"), ("MEX", "Mexico", "AM"),
+    ("GUA", "Guatemala", "AM"), ("PER", "Peru", "AM"), ("BRA", "Brazil", "AM"),
+    ("COL", "Colombia", "AM"), ("ECU", "Ecuador", "AM"), ("BOL", "Bolivia", "AM"),
+    ("NGR", "Nigeria", "AF"), ("EGY", "Egypt", "AF"), ("RSA", "South Africa", "AF"),
+    ("MRI", "Mauritius", "AF"), ("ALG", "Algeria", "AF"), ("UGA", "Uganda", "AF"),
+    ("KEN", "Kenya", "AF"), ("ETH", "Ethiopia", "AF"), ("GRE", "Greece", "EU"),
+    ("ITA", "Italy", "EU"),
 )
-COUNTRY_STYLE = {c[0]: c[3] for c in COUNTRIES}
 COUNTRY_CONTINENT = {c[0]: c[2] for c in COUNTRIES}
 
 # Nations that compete at the Commonwealth Games (England, Scotland, Wales separately).
@@ -67,8 +64,8 @@ NATION_ERAS: tuple[tuple[int, int, dict[str, float]], ...] = (
     (2001, 2015, {"CHN": 0.8, "INA": 0.8, "KOR": 0.65, "MAS": 0.75, "DEN": 0.5, "JPN": 0.6, "TPE": 0.65,
                   "IND": 0.6, "ESP": 0.4, "THA": 0.6, "ENG": 0.55, "GER": 0.55, "HKG": 0.55, "SGP": 0.3,
                   "RUS": 0.3, "NED": 0.3}),
-    (2016, 2100, {"CHN": 0.75, "JPN": 0.66, "KOR": 0.64, "DEN": 0.5, "INA": 0.8, "IND": 0.72, "TPE": 0.72,
-                  "MAS": 0.75, "THA": 0.72, "SGP": 0.4, "CAN": 0.35, "FRA": 0.45, "ESP": 0.4, "ENG": 0.56,
+    (2016, 2100, {"CHN": 0.75, "JPN": 0.66, "KOR": 0.68, "DEN": 0.5, "INA": 0.7, "IND": 0.72, "TPE": 0.72,
+                  "MAS": 0.68, "THA": 0.7, "SGP": 0.4, "CAN": 0.35, "FRA": 0.45, "ESP": 0.4, "ENG": 0.56,
                   "HKG": 0.56, "GER": 0.56, "USA": 0.3, "VIE": 0.3}),
 )
 # The first year a nation's players may appear: no earlier than the nation existed as a
@@ -101,81 +98,11 @@ def nation_strengths(year: int) -> tuple[tuple[str, float], ...]:
     year = max(NATION_ERAS[0][0], year)
     table = next(t for a, b, t in NATION_ERAS if a <= year <= b)
     out = []
-    for code, _name, _cont, _style in COUNTRIES:
+    for code, _name, _cont in COUNTRIES:
         if code in NO_PLAYERS or NATION_FROM.get(code, 0) > year:
             continue
         out.append((code, table.get(code, OTHER_NATION_STRENGTH)))
     return tuple(out)
-
-
-# --------------------------------------------------------------------------- names
-
-# Given names (men, women) and family names per naming style. A few carry accents on purpose,
-# so accent-insensitive search ("jorgensen" finds "JØRGENSEN") can be tested.
-NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
-    "en": (("James", "Peter", "Andrew", "David", "Thomas", "Nathan", "Chris", "Robert", "George", "Ben",
-            "William", "Marcus", "Sean", "Ian"),
-           ("Gillian", "Kirsty", "Laura", "Anne", "Emma", "Chloe", "Jenny", "Sarah", "Ruth", "Margaret",
-            "Heather", "Julia", "Kate"),
-           ("SMITH", "ELLIS", "ADCOCK", "ROBERTSON", "GILKS", "BLAIR", "WHITE", "DEVLIN", "HUNT", "CLARK",
-            "STEVENS", "TAYLOR", "MITCHELL", "WALKER", "HUGHES", "REID", "MORRIS", "GRANT")),
-    "dk": (("Viktor", "Anders", "Jan", "Søren", "Morten", "Poul-Erik", "Peter", "Mathias", "Rasmus",
-            "Jens", "Kim", "Hans-Kristian", "Mads", "Jesper", "Bjørn"),
-           ("Mette", "Camilla", "Tine", "Line", "Mia", "Kirsten", "Lene", "Christinna", "Maiken",
-            "Sofie", "Åse", "Julie"),
-           ("AXELSEN", "ANTONSEN", "FROST", "HANSEN", "JØRGENSEN", "LAUNDRUP", "KJÆRSFELDT", "GADE",
-            "HØYER", "MØLLER", "PEDERSEN", "CHRISTIANSEN", "ÅSTRÖM", "LARSEN", "BOE", "RASMUSSEN")),
-    "de": (("Marc", "Jürgen", "Kai", "Fabian", "Dieter", "Stefan", "Max", "Lukas", "Jonas", "Mark"),
-           ("Juliane", "Yvonne", "Carla", "Lisa", "Mareike", "Kira", "Eva", "Judith"),
-           ("ZWIEBLER", "SCHENK", "MÜLLER", "ROTH", "KOCH", "SCHÖTTLER", "VAN DEN BERG", "DE VRIES",
-            "WEBER", "KELLERMANN", "HOFFMANN", "VOGEL")),
-    "fr": (("Brice", "Toma Junior", "Christo", "Frédéric", "Gaël", "Arnaud", "Léo", "Thomas", "Lucas",
-            "Jérôme"),
-           ("Hélène", "Léa", "Manon", "Delphine", "Anaïs", "Marie", "Célia", "Margot", "Émilie"),
-           ("LEVERDEZ", "POPOV", "LABAR", "LEFÈVRE", "MERKLE", "GICQUEL", "DELRUE", "ROUSSEL", "BARBIER",
-            "FONTAINE", "GÉRARD", "MOREAU")),
-    "es": (("Pablo", "José", "Luis", "Carlos", "Javier", "Adrián", "Iñigo", "Andrés", "Diego", "Mateo"),
-           ("Carolina", "Beatriz", "Clara", "Lucía", "María", "Nerea", "Sofía", "Elena", "Ana"),
-           ("MARÍN", "ABIÁN", "MUÑOZ", "PEÑA", "CORRALES", "GARCÍA", "NÚÑEZ", "FERNÁNDEZ", "LÓPEZ",
-            "CASTRO", "ROMERO", "SÁNCHEZ")),
-    "ru": (("Vladimir", "Ivan", "Sergey", "Andrey", "Pavel", "Nikita", "Dmitry", "Oleg", "Tomasz"),
-           ("Ksenia", "Ella", "Natalia", "Olga", "Anastasia", "Evgeniya", "Marija", "Irina"),
-           ("IVANOV", "SOZONOV", "MALKOV", "PERMINOVA", "KOSETSKAYA", "VISLOVA", "NOVAK", "PETROV",
-            "KOWALSKI", "HORVAT", "DIMITROV")),
-    "tr": (("Ali", "Emre", "Mehdi", "Omar", "Karim", "Yusuf", "Reza"),
-           ("Aliye", "Neslihan", "Zehra", "Sara", "Leila", "Nour"),
-           ("YILMAZ", "DEMIR", "KARIMI", "HASSAN", "ÖZKAN", "AHMADI", "KAYA")),
-    "cn": (("Zii Jia", "Dan", "Long", "Yu Qi", "Wei Feng", "Chong Wei", "Kean Yew", "Tzu Wei", "Hong Yang",
-            "Jun Hui", "Yu Chen", "Jian Zhong", "Wei Jie", "Siwei"),
-           ("Yu Fei", "Yi Man", "Ning", "Tzu Ying", "Xin Yi", "Yan Jiao", "Qing Chen", "Pei Jing",
-            "Mei Ling", "Xue Rui", "Wen Jing", "Jia Min"),
-           ("LEE", "LIN", "CHEN", "SHI", "ZHANG", "WANG", "LIU", "HE", "LOH", "CHOU", "TAN", "ONG",
-            "ZHENG", "HUANG", "GOH", "LI", "WONG", "YEO")),
-    "kr": (("Se Young", "Hyun Il", "Yong Dae", "Joo Bong", "Jae Sung", "Seung Jae", "Ki Jung", "Hee Yong"),
-           ("Se Young", "So Hee", "Hye Jeong", "Kyung Eun", "Seung Youn", "Ga Eun", "Ji Hyun"),
-           ("AN", "LEE", "KIM", "PARK", "YOO", "SEO", "KANG", "CHOI", "SHIN", "JUNG")),
-    "vn": (("Tien Minh", "Duc Phat", "Hai Dang", "Quang Liem"),
-           ("Thuy Linh", "Thu Huyen", "Thi Trang"),
-           ("NGUYEN", "TRAN", "LE", "PHAM", "VU")),
-    "jp": (("Kento", "Kodai", "Yuta", "Takuro", "Kenta", "Hiroyuki", "Keigo", "Kanta", "Yuki"),
-           ("Akane", "Nozomi", "Sayaka", "Misaki", "Ayaka", "Yuki", "Mayu", "Chiharu", "Koharu"),
-           ("MOMOTA", "NARAOKA", "WATANABE", "YAMAGUCHI", "OKUHARA", "HOKI", "KOBAYASHI", "TAKAHASHI",
-            "MATSUTOMO", "FUKUSHIMA", "SONODA", "NISHIMOTO")),
-    "id": (("Anthony Sinisuka", "Taufik", "Jonatan", "Marcus Fernaldi", "Kevin Sanjaya", "Hendra",
-            "Mohammad", "Rudy", "Liem Swie", "Alan", "Fajar", "Chico Aura"),
-           ("Susi", "Gregoria Mariska", "Greysia", "Apriyani", "Liliyana", "Mia", "Verawaty", "Putri"),
-           ("GINTING", "HIDAYAT", "CHRISTIE", "GIDEON", "SUKAMULJO", "SETIAWAN", "AHSAN", "HARTONO",
-            "KING", "BUDIKUSUMA", "SUSANTI", "TUNJUNG", "POLII", "RAHAYU", "NATSIR", "ALFIAN")),
-    "th": (("Kunlavut", "Kantaphon", "Boonsak", "Sitthikom", "Dechapol", "Supak"),
-           ("Ratchanok", "Busanan", "Pornpawee", "Sapsiree", "Jongkolphan", "Supanida"),
-           ("VITIDSARN", "WANGCHAROEN", "PONSANA", "THAMMASIN", "PUAVARANUKROH", "INTANON",
-            "ONGBAMRUNGPHAN", "CHOCHUWONG", "TAERATTANACHAI", "KATETHONG")),
-    "in": (("Lakshya", "Prakash", "Pullela", "Kidambi", "Satwiksairaj", "Chirag", "Prannoy", "Sameer",
-            "Parupalli", "Syed"),
-           ("Saina", "Pusarla Venkata", "Aparna", "Jwala", "Ashwini", "Treesa", "Gayatri", "Malvika"),
-           ("SEN", "PADUKONE", "GOPICHAND", "SRIKANTH", "RANKIREDDY", "SHETTY", "NEHWAL", "SINDHU",
-            "KASHYAP", "VERMA", "GUTTA", "PONNAPPA", "JOLLY", "MODI")),
-}
 
 
 # --------------------------------------------------------------------------- places
@@ -265,6 +192,19 @@ CITIES: tuple[City, ...] = (
     City("Hiroshima", "JPN", 10, 9, (("Hiroshima Sun Plaza", None),)),
     City("Edinburgh", "SCO", 47, 0, (("Meadowbank Sports Centre", None),)),
     City("Kingston", "CAN", 93, -5, (("Kingston Memorial Centre", None),)),
+    # hosts of the Thomas, Uber and World Championship finals that hold no other event
+    City("Preston", "ENG", 30, 0, (("Preston Public Hall", None),)),
+    City("Lytham St Annes", "ENG", 10, 0, (("Lowther Pavilion", None),)),
+    City("Philadelphia", "USA", 12, -5, (("The Palestra", None),)),
+    City("Wilmington", "USA", 24, -5, (("Wilmington Armory", None),)),
+    City("Wellington", "NZL", 20, 12, (("Wellington Town Hall", None),)),
+    City("Lausanne", "SUI", 495, 1, (("Malley Sports Centre", None),)),
+    City("Seville", "ESP", 7, 1, (("Palacio de Deportes San Pablo", None),)),
+    City("Anaheim", "USA", 48, -8, (("Arrowhead Pond", None),)),
+    City("Kunshan", "CHN", 4, 8, (("Kunshan Sports Centre", None),)),
+    City("Chengdu", "CHN", 500, 8, (("Chengdu Hi-Tech Zone Sports Centre", None),)),
+    City("Horsens", "DEN", 20, 1, (("Forum Horsens", None),)),
+    City("Bali", "INA", 10, 8, (("Bali International Convention Centre", None),)),
 )
 CITY_ID = {c.name: i + 1 for i, c in enumerate(CITIES)}
 
@@ -357,6 +297,50 @@ SERIES: tuple[Series, ...] = (
 )
 SERIES_BY_SLUG = {s.slug: s for s in SERIES}
 
+# Hosts as they were, by edition year (the label year: Tokyo 2020 was played in 2021). Sources:
+# the BWF's lists of World Championships, Thomas Cup and Uber Cup finals, the IOC's list of
+# Olympic Games; the 2020-21 moves from the BWF calendars of those years. Years not listed
+# (editions still to be awarded) rotate through the series' host pool.
+HOSTS: dict[str, dict[int, str]] = {
+    "olympic-games": {1992: "Barcelona", 1996: "Atlanta", 2000: "Sydney", 2004: "Athens", 2008: "Beijing",
+                      2012: "London", 2016: "Rio de Janeiro", 2020: "Tokyo", 2024: "Paris", 2028: "Los Angeles"},
+    "world-championships": {
+        1977: "Malmö", 1980: "Jakarta", 1983: "Copenhagen", 1985: "Calgary", 1987: "Beijing", 1989: "Jakarta",
+        1991: "Copenhagen", 1993: "Birmingham", 1995: "Lausanne", 1997: "Glasgow", 1999: "Copenhagen",
+        2001: "Seville", 2003: "Birmingham", 2005: "Anaheim", 2006: "Madrid", 2007: "Kuala Lumpur",
+        2009: "Hyderabad", 2010: "Paris", 2011: "London", 2013: "Guangzhou", 2014: "Copenhagen",
+        2015: "Jakarta", 2017: "Glasgow", 2018: "Nanjing", 2019: "Basel", 2021: "Huelva", 2022: "Tokyo",
+        2023: "Copenhagen", 2025: "Paris", 2026: "New Delhi"},
+    "thomas-cup": {
+        1949: "Preston", 1952: "Singapore", 1955: "Singapore", 1958: "Singapore", 1961: "Jakarta", 1964: "Tokyo",
+        1967: "Jakarta", 1970: "Kuala Lumpur", 1973: "Jakarta", 1976: "Bangkok", 1979: "Jakarta", 1982: "London",
+        1984: "Kuala Lumpur", 1986: "Jakarta", 1988: "Kuala Lumpur", 1990: "Tokyo", 1992: "Kuala Lumpur",
+        1994: "Jakarta", 1996: "Hong Kong", 1998: "Hong Kong", 2000: "Kuala Lumpur", 2002: "Guangzhou",
+        2004: "Jakarta", 2006: "Tokyo", 2008: "Jakarta", 2010: "Kuala Lumpur", 2012: "Wuhan", 2014: "New Delhi",
+        2016: "Kunshan", 2018: "Bangkok", 2020: "Aarhus", 2022: "Bangkok", 2024: "Chengdu", 2026: "Horsens"},
+    "uber-cup": {1957: "Lytham St Annes", 1960: "Philadelphia", 1963: "Wilmington", 1966: "Wellington",
+                 1969: "Tokyo", 1972: "Tokyo", 1975: "Jakarta", 1978: "Auckland", 1981: "Tokyo"},
+    "european-championships": {2020: "Kyiv"},
+    "indonesia-open": {2021: "Bali"},
+    "world-tour-finals": {2020: "Bangkok", 2021: "Bali"},
+}
+# Series held together with another from a year on: the same host and the same days.
+HELD_WITH = {"uber-cup": ("thomas-cup", 1984)}
+
+
+def host_of(series: Series, year: int) -> str | None:
+    """The host on record for this edition, if any (HOSTS, or the series it is held with)."""
+    with_slug, since = HELD_WITH.get(series.slug, (None, 0))
+    if with_slug is not None and year >= since:
+        return HOSTS.get(with_slug, {}).get(year)
+    return HOSTS.get(series.slug, {}).get(year)
+
+
+def dates_key(series: Series, year: int) -> str:
+    """The series whose random stream sets this edition's dates (the partner it is held with)."""
+    with_slug, since = HELD_WITH.get(series.slug, (None, 0))
+    return with_slug if with_slug is not None and year >= since else series.slug
+
 
 def host_pool(series: Series, year: int) -> tuple[str, ...]:
     pool = series.hosts[0][1]
@@ -374,12 +358,11 @@ def edition_years(series: Series, last_year: int) -> list[int]:
     """The years with an edition, from world-facts' rhythm and gaps."""
     s = series.slug
     wars = set(range(1915, 1920)) | set(range(1940, 1947))
-    covid = {2020}
     if s == "all-england":
         return [y for y in range(1899, last_year + 1) if y not in wars]
     if s == "malaysia-open":
-        gaps = set(range(1942, 1947)) | set(range(1969, 1983)) | {2020, 2021}
-        return [y for y in range(1937, last_year + 1) if y not in gaps]
+        gaps = set(range(1942, 1947)) | set(range(1969, 1983))
+        return [y for y in range(1937, last_year + 1) if y not in gaps and (s, y) not in CANCELLED]
     if s == "world-championships":
         years = [1977, 1980, 1983] + _every(1985, 2, 2005) + _every(2006, 1, last_year)
         return [y for y in years if y <= last_year and y not in (2008, 2012, 2016, 2020, 2024, 2028)]
@@ -397,26 +380,41 @@ def edition_years(series: Series, last_year: int) -> list[int]:
         return _every(1968, 2, last_year)
     if s == "asian-championships":
         irregular = [1962, 1965, 1969, 1971, 1976, 1983, 1985, 1987, 1988, 1989, 1991, 1992]
-        return [y for y in irregular + _every(1994, 1, last_year) if y <= last_year and y not in (2020, 2021)]
+        return [y for y in irregular + _every(1994, 1, last_year) if y <= last_year and (s, y) not in CANCELLED]
     if s in ("commonwealth-games", "asian-games"):
         return _every(series.first_year, 4, last_year)
     if s == "world-junior-championships":
-        return [y for y in _every(1992, 1, last_year) if y not in (2020, 2021)]
+        return [y for y in _every(1992, 1, last_year) if (s, y) not in CANCELLED]
     if s == "para-world-championships":
         return [y for y in [1998] + _every(2001, 2, 2019) + _every(2022, 2, last_year) if y <= last_year]
     if s == "world-tour-finals":
         return _every(2008, 1, last_year)
-    # national opens: yearly; the European ones paused in the world wars, the Asian ones for covid.
-    years = range(series.first_year, last_year + 1)
-    if series.hosts[0][1][0] in ("Kuala Lumpur", "Jakarta", "Singapore", "Bangkok", "Tokyo", "Hong Kong",
-                                 "Beijing", "Seoul", "New Delhi", "Los Angeles", "Toronto"):
-        return [y for y in years if y not in wars and y not in covid]
-    return [y for y in years if y not in wars]
+    # national opens: yearly, paused in the world wars and by the pandemic (CANCELLED)
+    return [y for y in range(series.first_year, last_year + 1) if y not in wars and (s, y) not in CANCELLED]
 
+
+# The pandemic: the tour stopped after the All England in March 2020 and came back with the
+# Denmark Open in October; of 2021's Asian leg only the January Bangkok events and the
+# November Bali events were played; China and Hong Kong held nothing until 2023. Source: the
+# BWF tournament calendars 2020-2022 (and the World Tour matches of 2020 in the real data).
+CANCELLED = frozenset(
+    {(s, 2020) for s in ("malaysia-open", "singapore-open", "french-open", "dutch-open", "german-open",
+                         "swiss-open", "us-open", "canada-open", "japan-open", "indonesia-open", "hong-kong-open",
+                         "thailand-open", "china-open", "korea-open", "india-open", "asian-championships",
+                         "world-junior-championships")}
+    | {(s, 2021) for s in ("malaysia-open", "singapore-open", "german-open", "us-open", "canada-open",
+                           "japan-open", "hong-kong-open", "china-open", "korea-open", "india-open",
+                           "asian-championships", "world-junior-championships")}
+    | {(s, 2022) for s in ("china-open", "hong-kong-open")})
 
 # Editions played a year after their label (Tokyo 2020 in 2021).
 PLAYED_LATE = {("olympic-games", 2020): 2021, ("paralympic-games", 2020): 2021,
-               ("thomas-cup", 2020): 2021, ("uber-cup", 2020): 2021}
+               ("thomas-cup", 2020): 2021, ("uber-cup", 2020): 2021, ("world-tour-finals", 2020): 2021,
+               ("european-championships", 2020): 2021}
+# Editions played in another month than their series' usual one (the 2020-21 moves).
+PLAYED_IN_MONTH = {("thomas-cup", 2020): 10, ("uber-cup", 2020): 10, ("world-tour-finals", 2020): 1,
+                   ("thailand-open", 2021): 1, ("indonesia-open", 2021): 11, ("sudirman-cup", 2021): 9,
+                   ("world-championships", 2021): 12}
 
 # --------------------------------------------------------------------------- tiers and money
 

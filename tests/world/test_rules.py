@@ -319,9 +319,59 @@ def check_nations_in_their_era(w: World) -> None:
     assert not early, early[:5]
 
 
+def check_no_real_names(w: World) -> None:
+    """No invented player or coach bears the name of a player in the shipped BWF data (any order,
+    case or accent) or of a champion of the years before it."""
+    from svc.world.naming import CHAMPIONS, deny_keys, real_names
+
+    real = {k: n for n in sorted(real_names()) + list(CHAMPIONS) for k in deny_keys(n)}
+    people = [p["name"] for p in w.tables["players"]]
+    people += [c.strip() for p in w.tables["players"] if p["coach"] for c in p["coach"].split(",")]
+    clashes = [(n, real[k]) for n in people for k in deny_keys(n) if k in real]
+    assert not clashes, clashes[:5]
+
+
+def check_names_apart_while_active(w: World) -> None:
+    """No two players of one nation share a full name (any case or accent) in years they both play."""
+    from svc.world.generate.ids import fold
+
+    years: dict[str, list[int]] = defaultdict(list)
+    year_of = {t["id"]: int(t["year"]) for t in w.tournaments.values()}
+    for m in w.matches:
+        for pid in _array(m["side1"]) + _array(m["side2"]):
+            years[pid].append(year_of[m["tournament_id"]])
+    spans: dict[tuple[str, str], list[tuple[int, int, str]]] = defaultdict(list)
+    for p in w.tables["players"]:
+        if years[p["id"]]:
+            spans[(p["country"], fold(p["name"]))].append((min(years[p["id"]]), max(years[p["id"]]), p["id"]))
+    both = [(k, a, b) for k, got in spans.items() for i, a in enumerate(got) for b in got[i + 1:]
+            if a[0] <= b[1] and b[0] <= a[1]]
+    assert not both, both[:5]
+
+
+def check_hosts_on_record(w: World) -> None:
+    """Editions with a host on record (facts.HOSTS) are held there; the Thomas and Uber Cups are
+    held together (one city, the same days) from 1984."""
+    from svc.world import facts
+
+    city_name = {c["id"]: c["name"] for c in w.tables["cities"]}
+    seen = 0
+    for t in w.tournaments.values():
+        want = facts.host_of(facts.SERIES_BY_SLUG[t["series"]], int(t["year"])) if t["series"] in facts.SERIES_BY_SLUG else None
+        if want is not None:
+            assert city_name[t["city_id"]] == want, (t["name"], city_name[t["city_id"]], want)
+            seen += 1
+    assert seen
+    cups = {(t["series"], int(t["year"])): t for t in w.tournaments.values() if t["series"] in ("thomas-cup", "uber-cup")}
+    for (series, year), t in cups.items():
+        other = cups.get(("uber-cup", year)) if series == "thomas-cup" and year >= 1984 else None
+        if other is not None:
+            assert (other["city_id"], other["start_date"], other["end_date"]) == (t["city_id"], t["start_date"], t["end_date"])
+
+
 ALL_CHECKS = (check_games_legal, check_winners, check_brackets, check_bronze_and_medals, check_ids, check_ties,
               check_rallies, check_odds, check_current_week, check_rankings, check_corrections, check_one_place_a_day,
-              check_nations_in_their_era)
+              check_nations_in_their_era, check_no_real_names, check_names_apart_while_active, check_hosts_on_record)
 
 
 # --------------------------------------------------------------------------- tiny tests

@@ -115,7 +115,7 @@ class Calendar:
                 # prices are made from the same chance
                 s1 = sum(round(p.peak, 1) for p in m.side1) / len(m.side1)
                 s2 = sum(round(p.peak, 1) for p in m.side2) / len(m.side2)
-                m.p1 = engine.rally_chance(s1, s2)
+                m.s1, m.s2, m.p1 = s1, s2, engine.rally_chance(s1, s2)
                 m.rules = engine.era_rules(m.disc, m.day)
                 out.odds.extend(odds_rows(sub_rng(self.seed, "odds", m.id), m))
         return out

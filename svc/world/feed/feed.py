@@ -222,7 +222,12 @@ class Feed:
                        rally_no=m["rally_no"], rally_in_game=in_game, next_at=m["next_at"])
         p1 = engine.rally_chance(m["s1"] or 0.0, m["s2"] or 0.0)
         started = st.rally_no == 0
-        play.play_until(st, p1, _rules(m), t)
+        # played with the form on the day (named by the match, so a replay plays the same);
+        # priced in play from the strengths alone, as the bookmakers see them
+        rules = _rules(m)
+        p_day = engine.rally_chance((m["s1"] or 0.0) + engine.form(sub_rng(match_id, "form"), m["discipline"]),
+                                    m["s2"] or 0.0)
+        play.play_until(st, p_day, rules, t, engine.serve_edge(m["discipline"], rules))
         if not st.rallies:
             return
         cols = list(zip(*st.rallies))
@@ -307,8 +312,7 @@ class Feed:
         books = await sqlrun.fetch(conn, Q.feed.margins, match_id=m["id"])
         if books:  # priced like its feeders: the same bookmakers, prices from the sides' strengths
             s = (await sqlrun.fetch(conn, Q.feed.strengths, side1=list(sides[0][0]), side2=list(sides[1][0])))[0]
-            p1 = engine.rally_chance(s["s1"] or 0.0, s["s2"] or 0.0)
-            chance = play.match_chance(play.Play(new[0]["id"], [], [], 1, 0, 0, start), p1)
+            chance, _game = engine.match_chance((s["s1"] or 0.0) - (s["s2"] or 0.0), engine.RALLY, m["discipline"])
             quotes = [prices(chance, b["margin"], IN_PLAY) for b in books]
             await sqlrun.fetch(conn, Q.feed.odds_insert, match_id=new[0]["id"], books=[b["bookmaker"] for b in books],
                       price1=[q[0] for q in quotes], price2=[q[1] for q in quotes])

@@ -94,7 +94,7 @@ def edition_dates(series: facts.Series, year: int, rng: random.Random) -> tuple[
     if year < 1915 and rng.random() < 0.25:
         return None, None  # a few very old editions have no dates on record
     play_year = facts.PLAYED_LATE.get((series.slug, year), year)
-    first = dt.date(play_year, series.month, 1)
+    first = dt.date(play_year, facts.PLAYED_IN_MONTH.get((series.slug, year), series.month), 1)
     tuesday = first + dt.timedelta(days=(1 - first.weekday()) % 7)
     start = tuesday + dt.timedelta(weeks=rng.randrange(3))
     days = series.days if year >= 1960 else min(series.days, 4)
@@ -119,7 +119,7 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
         if c.country in seen or len(out) >= scale.extra_series:
             continue
         seen.add(c.country)
-        name = dict((k, v) for k, v, _a, _b in facts.COUNTRIES)[c.country]
+        name = dict((k, v) for k, v, _a in facts.COUNTRIES)[c.country]
         first = 1965 + int.from_bytes(digest("extra", c.country)[:2], "big") % 30
         for suffix, add in MINOR_LEVELS:
             start = max(first + add, MINOR_FIRST.get(suffix, 0))
@@ -202,10 +202,12 @@ def build_calendar(seed: int, scale: Scale, as_of: dt.date, series_list: tuple[f
         if s.slug in current and as_of.year not in years:
             years = sorted(set(years) | {as_of.year})
         for year in years:
-            rng = sub_rng(seed, s.slug, year)
+            # series held together (Thomas and Uber Cups since 1984) draw their days from one stream
+            rng = sub_rng(seed, facts.dates_key(s, year), year)
             start, end = edition_dates(s, year, rng)
             pool = facts.host_pool(s, year)
             city = pool[(year - s.first_year) % len(pool)] if s.kind not in ("open",) else pool[rng.randrange(len(pool))]
+            city = facts.host_of(s, year) or city
             state = "past"
             as_of_day = 0
             if year == as_of.year and s.slug in current:

@@ -34,7 +34,7 @@ class Orchestrator:
     def run(self) -> dict[str, Any]:
         ctx, w = self.ctx, self.w
         series_list = series_of(ctx.scale)
-        w.rows("countries", ((c, n) for c, n, _a, _b in facts.COUNTRIES))
+        w.rows("countries", ((c, n) for c, n, _a in facts.COUNTRIES))
         w.rows("cities", ((i + 1, c.name, c.country, c.elevation_m) for i, c in enumerate(facts.CITIES)))
         w.rows("venues", ((venue_id(c.name, v), v, i + 1, elev)
                           for i, c in enumerate(facts.CITIES) for v, elev in c.venues))

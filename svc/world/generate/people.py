@@ -1,27 +1,32 @@
 """Players: birth cohorts whose strength rises, peaks and falls with age, nations strong by
-era, and doubles partnerships that persist and break; names by the nation's style."""
+era, and doubles partnerships that persist and break; names by the nation's conventions
+(svc.world.naming)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import random
 
 from svc.world import facts
 from svc.world.generate.ids import make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
+from svc.world.naming import Namer
 
 FIRST_SEASON = 1895        # partnerships are formed from here on
 MIN_START_AGE = 16         # the youngest a player starts (start_age is drawn from 16 to 19)
+JUNIOR_FROM_AGE = 14       # juniors play from 14 (People.active)
+FIRST_BORN = FIRST_SEASON - 46  # the oldest cohort any season reaches (active: ages up to 46)
+# the cohorts of one birth year, in the order they are made
+COHORT_KINDS = (("senior", "M"), ("senior", "W"), ("para", "M"), ("para", "W"))
 
 
 class Player:
     __slots__ = ("idx", "id", "name", "gender", "country", "born_year", "born", "hand", "height", "coach",
-                 "sport_class", "peak", "start_age", "end_age", "kind", "used")
+                 "sport_class", "peak", "peak_age", "start_age", "end_age", "kind", "used")
 
     def strength(self, year: int) -> float:
-        """Strength in `year`: rises to a peak at about 26-27, then falls."""
+        """Strength in `year`: rises to the player's peak (at 24 to 29), then falls."""
         age = year - self.born_year
-        return self.peak - 1.6 * (age - 26.5) ** 2
+        return self.peak - 1.6 * (age - self.peak_age) ** 2
 
     def row(self) -> tuple:
         """The players row (strength: the peak, as stored)."""
@@ -37,6 +42,8 @@ class People:
         self.scale = scale
         self.cohorts: dict[tuple[str, str, int], list[Player]] = {}
         self.all: list[Player] = []
+        self.names = Namer()
+        self._made_through = FIRST_BORN - 1  # cohorts are made year by year up to here
         self._active: dict[tuple[str, str, int], list[Player]] = {}
         self._pairs: dict[tuple[str, int], list[tuple[Player, Player]]] = {}
         # who plays where: player idx -> (edition id, first day, last day) of each edition entered,
@@ -48,6 +55,18 @@ class People:
         got = self.cohorts.get(key)
         if got is not None:
             return got
+        # Cohorts are made in one order (by birth year, then COHORT_KINDS) whatever order they
+        # are asked for: a name is unique in its nation among the players active at the same
+        # time, so a cohort's names depend on every earlier cohort, and the generator (which
+        # asks as its calendar needs) and the live feed (which warms all) must agree.
+        while self._made_through < year:
+            self._made_through += 1
+            for k, g in COHORT_KINDS:
+                self._make(k, g, self._made_through)
+        return self.cohorts.get(key) or self._make(kind, gender, year)
+
+    def _make(self, kind: str, gender: str, year: int) -> list[Player]:
+        key = (kind, gender, year)
         rng = sub_rng(self.seed, "cohort", kind, gender, year)
         base = self.scale.para_cohort if kind == "para" else self.scale.cohort
         # fewer players in the early decades, the full count once the sport spread (1960s on)
@@ -67,19 +86,22 @@ class People:
             p.gender = gender
             p.country = nation
             p.born_year = year
-            p.name = person_name(rng, nation, gender)
             p.born = None if year < 1925 and rng.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rng.randrange(365))
             p.hand = None if year < 1935 and rng.random() < 0.4 else ("left" if rng.random() < 0.15 else "right")
             p.height = None if year < 1950 or rng.random() < 0.1 else round(rng.gauss(181 if gender == "M" else 168, 6))
             p.coach = None
             if year >= 1950 and rng.random() < 0.4:
-                p.coach = ", ".join(person_name(rng, nation, "M") for _ in range(rng.choice((1, 1, 2))))
+                p.coach = ", ".join(self.names.other(rng, nation, "M", year - 30) for _ in range(rng.choice((1, 1, 2))))
             p.sport_class = rng.choice(facts.SPORT_CLASSES) if kind == "para" else None
             p.peak = 1000.0 + 260.0 * nstrength + rng.gauss(0, 55)
             p.start_age = rng.choice((16, 17, 17, 18, 19))
-            p.end_age = rng.choice((26, 28, 29, 30, 31, 32, 33, 35))
+            # peaks from 24 to 29; careers end from 26 to 38, most around 30 (late peakers last longer)
+            p.peak_age = rng.uniform(24.0, 29.0)
+            p.end_age = min(38, max(26, round(rng.gauss(30.5, 2.6) + (p.peak_age - 26.5) * 0.5)))
             if kind == "para":
                 p.start_age, p.end_age = 18, rng.choice((35, 40, 45))
+            first = year + (p.start_age if kind == "para" else JUNIOR_FROM_AGE)
+            p.name = self.names.player(rng, nation, gender, year, first, year + p.end_age)
             # speciality: singles, doubles or both (doubles players also play mixed)
             p.kind = kind if kind == "para" else rng.choices(("S", "D", "B"), (0.45, 0.4, 0.15))[0]
             p.used = False
@@ -108,14 +130,9 @@ class People:
                 held.append((edition, start, end))
 
     def warm(self, last_year: int) -> None:
-        """Creates every cohort that plays up to `last_year`, oldest first. Players are numbered
-        (`idx`) in the order their cohorts are made, and a few choices break ties by that number;
-        the live feed warms a fresh People this way so that its draws never depend on which
-        editions it happened to draw before (the generator makes cohorts as its calendar needs them)."""
-        for year in range(FIRST_SEASON - 46, last_year - 13):
-            for kind in ("senior", "para"):
-                for gender in ("M", "W"):
-                    self.cohort(kind, gender, year)
+        """Creates every cohort that plays up to `last_year` (cohort() makes them oldest first,
+        so players are numbered and named the same whichever is asked for first)."""
+        self.cohort(*COHORT_KINDS[-1], last_year - 14)
 
     def active(self, kind: str, gender: str, year: int) -> list[Player]:
         """Players of `kind` (senior/para/junior) and gender playing in `year`, by strength."""
@@ -192,12 +209,3 @@ class People:
         self._pairs[key] = pairs
         return pairs
 
-
-def person_name(rng: random.Random, nation: str, gender: str) -> str:
-    style = facts.COUNTRY_STYLE[nation]
-    men, women, families = facts.NAMES[style]
-    given = rng.choice(men if gender == "M" else women)
-    family = rng.choice(families)
-    if style in ("cn", "kr", "vn"):
-        return f"{family} {given}"
-    return f"{given} {family}"

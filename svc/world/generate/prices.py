@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
 
 from svc.world import engine
 from svc.world.generate.calendar import BIG_TIERS, Edition
@@ -23,23 +22,6 @@ def priced(ed: Edition, scale: Scale) -> bool:
             and ed.series.level == "senior"
             and (not scale.odds_tiers_only or ed.tier in BIG_TIERS
                  or ed.series.kind in ("worlds", "olympics") or ed.state != "past"))
-
-
-def game_chance(point_p1: float, rules: engine.Rules) -> float:
-    return _game_chance(rules, min(engine._BUCKETS - 1, max(1, round(point_p1 * engine._BUCKETS))))
-
-
-@lru_cache(maxsize=4096)
-def _game_chance(rules: engine.Rules, bucket: int) -> float:
-    """Side 1's chance to win a game, from the engine's exact score distribution."""
-    cum, scores = engine._outcomes(rules, bucket, engine.SET_CHANCE)
-    prev = 0.0
-    total = 0.0
-    for c, (a, b) in zip(cum, scores):
-        if a > b:
-            total += c - prev
-        prev = c
-    return total
 
 
 # The chances a bookmaker quotes within: before a match no price is shorter than about 1.02
@@ -59,8 +41,7 @@ def prices(chance: float, margin: float, bounds: tuple[float, float] = PRE_MATCH
 
 def odds_rows(rng: random.Random, m: Match) -> list[tuple]:
     """Opening and closing prices of every bookmaker for the winner market, and line markets for two."""
-    pg = game_chance(engine.point_share(m.p1, m.rules), m.rules)
-    truth = pg * pg * (3 - 2 * pg)
+    truth, pg = engine.match_chance(m.s1 - m.s2, m.rules, m.disc)
     logit = math.log(truth / (1 - truth)) if 0 < truth < 1 else (8 if truth >= 1 else -8)
     settled = m.status == "finished"
     open_view = logit + rng.gauss(0, 0.35)
@@ -80,7 +61,7 @@ def odds_rows(rng: random.Random, m: Match) -> list[tuple]:
         line_games = -1.5 if fav1 else 1.5
         cover_games = pg * pg if fav1 else 1 - (1 - pg) ** 2
         over_games = 2 * pg * (1 - pg)
-        diff = (2 * engine.point_share(m.p1, m.rules) - 1) * points_per_game * exp_games
+        diff = (2 * engine.point_share(engine.rally_chance(m.s1, m.s2), m.rules) - 1) * points_per_game * exp_games
         line_points = math.floor(-diff) + 0.5
         cover_points = sig((diff + line_points) / 6.0)
         total = points_per_game * exp_games

@@ -14,7 +14,7 @@ from svc.world.generate.calendar import DISCIPLINES, Edition
 from svc.world.generate.context import Context
 from svc.world.generate.draws import Event, Match
 from svc.world.generate.ids import sub_rng
-from svc.world.generate.people import person_name
+from svc.world.naming import compose, is_denied
 
 RANKING_FROM = dt.date(2009, 10, 1)         # number ones counted from 1 October 2009
 TOP_LISTS_UNTIL = dt.date(2026, 8, 31)      # top lists to the end of August 2026
@@ -130,10 +130,9 @@ def unmatched_names(ctx: Context) -> dict[str, list[str]]:
     def fresh(gender: str) -> str:
         while True:
             nation = rng.choice(("ESP", "DEN", "FRA", "NGR", "PER"))
-            name = person_name(rng, nation, gender)
-            # a middle given name makes a clash with a generated player (two-part names) impossible
-            name = name.replace(" ", f" {rng.choice(facts.NAMES[facts.COUNTRY_STYLE[nation]][0 if gender == 'M' else 1])} ", 1)
-            if name not in taken:
+            # two given names: a clash with a generated player (mostly one given name) is rare
+            name = compose(rng, nation, gender, 1990, extra_given=True)
+            if name not in taken and not is_denied(name):
                 taken.add(name)
                 return name
 
