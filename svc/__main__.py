@@ -1,4 +1,4 @@
-"""python -m svc: serve, world, import, keys, accounts, db."""
+"""python -m svc: serve, world, import, keys, accounts, mcp, db."""
 
 from __future__ import annotations
 
@@ -40,6 +40,20 @@ def _moment(text: str) -> dt.date | dt.datetime:
 
 
 # -- commands ---------------------------------------------------------------------
+def cmd_mcp(args, settings: Settings) -> int:
+    import os
+
+    import trio
+
+    from svc.assembly import serve_tools_stdio
+
+    key = os.environ.get("SVC_API_KEY") or None
+    if key is None:
+        print("warning: SVC_API_KEY is not set; every tool call will answer `unauthorized`", file=sys.stderr)
+    trio.run(serve_tools_stdio, _database_url(settings), settings, key)
+    return 0
+
+
 def cmd_denied_names(args, settings: Settings) -> int:
     from svc.world.naming import DENIED_FILE, write_denied
 
@@ -214,6 +228,9 @@ def parser() -> argparse.ArgumentParser:
     ap_.add_argument("plan", choices=PLAN_NAMES)
     ap_.set_defaults(func=cmd_accounts_plan, is_async=True)
 
+    m = sub.add_parser("mcp", help="serve every endpoint as a tool for AI assistants (MCP) over stdin and stdout; "
+                       "the key from SVC_API_KEY (over HTTP the tools are at /mcp of `serve`)")
+    m.set_defaults(func=cmd_mcp)
     n = sub.add_parser("denied-names", help="rebuild the list of real players' names that invented people never "
                        "bear, from the shipped BWF data (svc/world/denied_names.txt)")
     n.set_defaults(func=cmd_denied_names)

@@ -22,8 +22,10 @@ from svc_hooks import openapi as hooks_openapi
 from svc_hooks import scheduler
 from svc_live import components as live
 from svc_live.pages import register_pages
+from svc.tools.server import Mounted, serve_stdio
 
 Component = web_app.Component
+VERSION = "1.45"  # the interface's version (45 endpoints), reported to MCP clients
 hub_component: Component = live.hub  # every worker: streams, slots, fan-out
 feed_component: Component = feed.component  # every worker tries; the lock holder plays the world
 hooks_component: Component = scheduler.component  # every worker: webhook deliveries
@@ -35,6 +37,32 @@ def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int 
     return web_app.create_app(database_url, endpoints=REGISTRY, clock=clock, pool_size=pool_size, db=db,
                               components=components, cache=cache, settings=settings, pages=[register_pages],
                               webhooks=hooks_openapi.webhooks)
+
+
+def serving_app(settings: Settings):
+    """What a worker of `serve` runs: the whole service's app with its components, and the
+    tools for AI assistants (MCP's streamable HTTP) at /mcp beside it."""
+    tools = Mounted(None, openapi_description, version=VERSION)
+    api = create_app(settings.database_url, pool_size=settings.pool_size, cache=settings.cache, settings=settings,
+                     components=[*serving_components(settings), tools.component])
+    tools.api = api
+    return tools
+
+
+async def serve_tools_stdio(database_url: str, settings: Settings, key: str | None) -> None:
+    """`python -m svc mcp`: the tools over stdin and stdout, each call through the app's request
+    path in this process, with the live hub running for the live stream's tool."""
+    import trio
+
+    app = create_app(database_url, pool_size=2, settings=settings, components=[hub_component])
+    async with trio.open_nursery() as nursery:
+        app.nursery = nursery  # what Quart-Trio's lifespan sets when a server runs the app
+        await app.startup()
+        try:
+            await serve_stdio(app, openapi_description(), key, VERSION)
+        finally:
+            await app.shutdown()
+            nursery.cancel_scope.cancel()
 
 
 def serving_components(settings: Settings) -> list[Component]:

@@ -1,0 +1,171 @@
+"""The MCP server (the official `mcp` SDK, on anyio, so under Trio): the catalog's tools, each
+answered by the HTTP call it stands for (svc.tools.calls).
+
+Two transports:
+- streamable HTTP at /mcp in the same process as the API (`mounted`): stateless, one HTTP
+  request per MCP request, the key in `Authorization: Bearer` or `X-API-Key` as for the API
+  and never in the URL; listing tools needs no key, calling one is a call of the key's;
+- stdio (`python -m svc mcp`, `serve_stdio`): the key from SVC_API_KEY.
+
+A refusal (no key, a plan too low, a limit reached, a bad parameter) comes back as a tool
+result marked as an error whose text is the API's error (code, message, the plan needed, the
+seconds to wait), so the assistant can act on it; an unknown tool is a protocol error.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from typing import Any, Callable
+from urllib.parse import parse_qs
+
+import mcp_types as types
+import orjson
+import trio
+from mcp.server.lowlevel import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.shared.exceptions import MCPError
+
+from svc.access.caller import QUERY_KEY_NAMES, USE_A_HEADER
+from svc.tools import calls
+from svc.tools.calls import ASGIApp, ArgumentError
+from svc.tools.catalog import Tool, tools
+
+log = logging.getLogger("svc.tools")
+MOUNT = "/mcp"
+INSTRUCTIONS = ("World badminton data: results and draws since 1899, players, head to head, rankings, "
+                "ratings and win chances, odds, live scores. Each tool is one endpoint of the HTTP API "
+                "(/v1/openapi.json) and answers its JSON {data, meta}; each call counts against the key's "
+                "plan and limits like an HTTP call.")
+
+# The key of the HTTP request an MCP request came in (set per request by `mounted`).
+REQUEST_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("svc_tools_request_key", default=None)
+
+
+def build(app: ASGIApp, description: dict[str, Any], key: Callable[[], str | None], version: str = "") -> Server:
+    """An MCP server whose tools call `app` with the key `key()` gives for the request."""
+    catalog: dict[str, Tool] = {t.name: t for t in tools(description)}
+    listed = types.ListToolsResult(tools=[
+        types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.input_schema,
+                   annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=not t.stream,
+                                                     open_world_hint=False))
+        for t in catalog.values()])
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return listed
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        tool = catalog.get(params.name)
+        if tool is None:
+            raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r}; tools/list names all {len(catalog)}")
+        try:
+            outcome = await calls.call(app, tool, params.arguments or {}, key())
+        except ArgumentError as exc:
+            return _error({"error": {"code": "bad_request", "message": str(exc)}, "status": 400})
+        return result(tool, outcome)
+
+    return Server("badminton-data", version=version, instructions=INSTRUCTIONS,
+                  on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def result(tool: Tool, outcome: calls.Outcome) -> types.CallToolResult:
+    """The tool's result: the answer's {data, meta}, or the API's error as a tool error."""
+    if outcome.ok and tool.stream:
+        messages = calls.stream_messages(outcome.body)
+        answer = {"data": messages, "meta": {"messages": len(messages)}}
+        return types.CallToolResult(content=[types.TextContent(text=orjson.dumps(answer).decode())],
+                                    structured_content=answer)
+    try:
+        body = orjson.loads(outcome.body) if outcome.body else {}
+    except orjson.JSONDecodeError:
+        body = {"error": {"code": "internal_error", "message": outcome.body[:200].decode("utf-8", "replace")}}
+    if outcome.ok:
+        return types.CallToolResult(content=[types.TextContent(text=outcome.body.decode())], structured_content=body)
+    body = dict(body)
+    body["status"] = outcome.status
+    if "retry-after" in outcome.headers:
+        body["retry_after_s"] = int(outcome.headers["retry-after"])
+    return _error(body)
+
+
+def _error(body: dict[str, Any]) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=orjson.dumps(body).decode())],
+                                structured_content=body, is_error=True)
+
+
+# -- streamable HTTP, in the API's process -------------------------------------------------
+
+class Mounted:
+    """The API app with MCP's streamable HTTP at /mcp. Its session manager runs as a component
+    of the API app (`component`), started and stopped with it."""
+
+    def __init__(self, api: ASGIApp, description: Callable[[], dict[str, Any]], version: str = "") -> None:
+        self.api = api
+        self._description = description
+        self._version = version
+        self.manager: StreamableHTTPSessionManager | None = None
+
+    async def component(self, service: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        server = build(self.api, self._description(), REQUEST_KEY.get, self._version)
+        # a new manager each start: one can run only once (a restarted component makes another)
+        manager = StreamableHTTPSessionManager(app=server, json_response=True, stateless=True)
+        async with manager.run():
+            self.manager = manager
+            try:
+                task_status.started()
+                await trio.sleep_forever()
+            finally:
+                self.manager = None
+
+    component.__name__ = "mcp"  # type: ignore[attr-defined]
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not (path == MOUNT or path.startswith(MOUNT + "/")):
+            await self.api(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        refusal = _key_refusal(headers, scope.get("query_string", b""))
+        if refusal is not None or self.manager is None:
+            status, body = refusal or (503, {"error": {"code": "unavailable",
+                                                       "message": "the tools are starting; retry shortly"}})
+            await _json(send, status, body)
+            return
+        token = REQUEST_KEY.set(_key(headers))
+        try:
+            await self.manager.handle_request(scope, receive, send)
+        finally:
+            REQUEST_KEY.reset(token)
+
+
+def _key(headers: dict[str, str]) -> str | None:
+    bearer = headers.get("authorization", "")
+    if bearer[:7].lower() == "bearer ":
+        return bearer[7:].strip() or None
+    return headers.get("x-api-key") or None
+
+
+def _key_refusal(headers: dict[str, str], query: bytes) -> tuple[int, dict[str, Any]] | None:
+    """A key in the URL is refused before anything is read, as the API refuses it."""
+    names = set(parse_qs(query.decode("latin-1"), keep_blank_values=True))
+    if names & set(QUERY_KEY_NAMES):
+        return 400, {"error": {"code": "bad_request", "message": f"a key in the URL is refused, even a valid one; "
+                                                                 f"{USE_A_HEADER}"}}
+    return None
+
+
+async def _json(send: Any, status: int, body: dict[str, Any]) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": orjson.dumps(body)})
+
+
+# -- stdio ---------------------------------------------------------------------------------
+
+async def serve_stdio(app: ASGIApp, description: dict[str, Any], key: str | None, version: str = "") -> None:
+    """Serves MCP over this process's stdin and stdout until stdin closes."""
+    from mcp.server.stdio import stdio_server
+
+    server = build(app, description, lambda: key, version)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
