@@ -188,6 +188,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--live-speed", type=float, default=1.0, help="play the live world faster (demos, tests)")
+    s.add_argument("--metrics-port", type=int, default=None,
+                   help="serve Prometheus metrics of every worker at http://<metrics-host>:PORT/metrics")
+    s.add_argument("--metrics-host", default="127.0.0.1", help="the metrics listener's address (default 127.0.0.1)")
     s.add_argument("--world", choices=("demo", "bwf"), default="demo",
                    help="the world to load when the database is empty or holds another: the generated demo "
                         "world, or bwf, the real one from the public BWF files")

@@ -15,6 +15,7 @@ import svc_live.endpoints  # noqa: F401  (registers /v1/live and /v1/live/stream
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.core.settings import Settings
+from svc.tools.server import Mounted, serve_stdio
 from svc.web import app as web_app
 from svc.web.endpoint import REGISTRY
 from svc.world.feed import feed
@@ -22,7 +23,6 @@ from svc_hooks import openapi as hooks_openapi
 from svc_hooks import scheduler
 from svc_live import components as live
 from svc_live.pages import register_pages
-from svc.tools.server import Mounted, serve_stdio
 
 Component = web_app.Component
 VERSION = "1.45"  # the interface's version (45 endpoints), reported to MCP clients

@@ -8,8 +8,10 @@ import datetime as dt
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from multiprocessing import get_context
 from multiprocessing.connection import wait
@@ -19,6 +21,7 @@ from hypercorn.trio.run import trio_worker
 
 from svc.access import keys
 from svc.access.plans import PLAN_NAMES, prepare_database
+from svc.core import metrics
 from svc.core.db import connect_asyncio
 from svc.core.logs import setup_logging
 from svc.core.settings import Settings
@@ -96,6 +99,16 @@ def serve(args, settings: Settings, *, database_url: str) -> int:
         print(f"demo key ({plan:7}): {key}")
     print(f"try: curl -H 'Authorization: Bearer {demo['free']}' '{base}/v1/search?q=lee'\n", flush=True)
 
+    metrics_port = getattr(args, "metrics_port", None)
+    if metrics_port is not None:
+        if metrics_port == args.port:
+            print("error: --metrics-port must differ from --port (metrics are never on the API's port)", file=sys.stderr)
+            return 2
+        # every worker writes its numbers here (inherited by the spawned workers); this process serves them
+        os.environ[metrics.MULTIPROCESS_DIR] = tempfile.mkdtemp(prefix="svc-metrics-")
+        metrics.serve(metrics_port, args.metrics_host)
+        print(f"metrics: http://{args.metrics_host}:{metrics_port}/metrics", flush=True)
+
     config = Config()
     config.bind = [f"{args.host}:{args.port}"]
     config.worker_class = "trio"
@@ -104,7 +117,11 @@ def serve(args, settings: Settings, *, database_url: str) -> int:
     config.accesslog = None
     config.graceful_timeout = 5.0
     config.h11_max_incomplete_size = URL_LIMIT
-    return supervise(config)
+    try:
+        return supervise(config)
+    finally:
+        if metrics_port is not None:
+            shutil.rmtree(os.environ[metrics.MULTIPROCESS_DIR], ignore_errors=True)
 
 
 def supervise(config: Config) -> int:
@@ -112,7 +129,8 @@ def supervise(config: Config) -> int:
     replaces any worker that exits (a crash, `kill -9`) while the others go on serving: Hypercorn's
     own `run` stops every worker when one exits with an error. SIGINT and SIGTERM stop them all
     gracefully (Hypercorn's shutdown event), and the supervisor waits for them."""
-    setup_logging(Settings.from_env().log_level)
+    settings = Settings.from_env()
+    setup_logging(settings.log_level, settings.log_format)
     sockets = config.create_sockets()
     ctx = get_context("spawn")
     shutdown = ctx.Event()
@@ -149,6 +167,7 @@ def supervise(config: Config) -> int:
             if process.exitcode is None or stopping:
                 continue
             process.join()
+            metrics.worker_gone(process.pid)
             del workers[slot]
             lived = time.monotonic() - started
             delays[slot] = RESTART_S[0] if lived > YOUNG_S else min(RESTART_S[1], delays[slot] * 2)

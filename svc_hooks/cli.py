@@ -50,9 +50,8 @@ def _command(fn: Callable[..., Awaitable[int]]) -> Callable[[Any, Any], int]:
 
 
 async def _with_db(fn: Callable[..., Awaitable[int]], args: Any, url: str) -> int:
-    from svc.core.db import Database
     from svc.access.plans import prepare_database
-
+    from svc.core.db import Database
     from svc_hooks.store import HookError
 
     db = Database(url, pool_size=2)
@@ -80,7 +79,6 @@ def _policy():
 
 async def _add(db, args) -> int:
     from svc.core.clock import Clock
-
     from svc_hooks.store import add_endpoint, parse_events
 
     endpoint_id, secret = await add_endpoint(db, account=args.account, url=args.url, events=parse_events(args.events),
@@ -125,7 +123,6 @@ async def _remove(db, args) -> int:
 
 async def _test(db, args) -> int:
     from svc.core.clock import Clock
-
     from svc_hooks.sample import send_test
 
     result = await send_test(db, Clock(), args.id, policy=_policy())

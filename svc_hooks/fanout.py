@@ -12,10 +12,9 @@ from __future__ import annotations
 import datetime as dt
 
 from svc.changelog import changes
+from svc.core import sqlrun
 from svc.core.db import Database
 from svc.core.sqlfiles import Q
-
-from svc.core import sqlrun
 
 BATCH = 500  # events per round; a backlog drains over successive rounds
 GAP_WAIT = dt.timedelta(seconds=30)  # far longer than any outbox transaction stays open

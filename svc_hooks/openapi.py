@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from svc_hooks.schedule import MAX_TRIES, PAUSE_AFTER_FAILURES, RETRY_DELAYS
 from svc.changelog.changes import EVENT_TYPES
+from svc_hooks.schedule import MAX_TRIES, PAUSE_AFTER_FAILURES, RETRY_DELAYS
 from svc_hooks.store import MAX_ENDPOINTS
 
 EMITTED_WHEN = {

@@ -7,7 +7,6 @@ import secrets
 
 from svc.core.clock import Clock
 from svc.core.db import Database
-
 from svc_hooks import signing
 from svc_hooks.addresses import Policy
 from svc_hooks.http import Resolver, SendResult, post, resolve

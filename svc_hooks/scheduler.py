@@ -25,13 +25,11 @@ import attrs
 import orjson
 import trio
 
+from svc.core import metrics, sqlrun
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
 from svc.core.sqlfiles import Q
 from svc.web.service import Service
-
-from svc.core import sqlrun
-
 from svc_hooks import schedule, signing
 from svc_hooks.addresses import Policy
 from svc_hooks.fanout import fan_out
@@ -124,7 +122,9 @@ class Scheduler:
                 nursery.start_soon(self._deliver, item)
             if len(rows) == free:
                 return self.poll_s  # a finishing send wakes the loop for the rest
-        due = await self.db.fetchval(Q.hooks.next_due)
+        row = await self.db.fetchrow(Q.hooks.next_due)
+        metrics.HOOK_QUEUE.set(row["pending"])
+        due = row["due"]
         if due is None:
             return self.poll_s
         return min(self.poll_s, max(0.0, (due - self.clock.now()).total_seconds()))
@@ -180,6 +180,7 @@ class Scheduler:
             result = await post(item.url, headers, raw, policy=self.policy, resolver=self.resolver,
                                 timeout_s=self.answer_within_s)
             state = schedule.outcome(result.status, try_no)
+        metrics.HOOK_DELIVERIES.labels(state).inc()
         now = self.clock.now()
         next_at = schedule.next_try_at(now, try_no) if state == "retry" else None
         after = await self.db.transaction(lambda conn: _record(conn, item, try_no, result, state, now, next_at))

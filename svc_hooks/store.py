@@ -9,13 +9,12 @@ from typing import Any
 
 import asyncpg
 
-from svc.web.convert import converter
 from svc.changelog.changes import EVENT_TYPES
-from svc.core.db import Database
-from svc.web.records import event_from_row
-from svc.core.sqlfiles import Q
-
 from svc.core import sqlrun
+from svc.core.db import Database
+from svc.core.sqlfiles import Q
+from svc.web.convert import converter
+from svc.web.records import event_from_row
 from svc_hooks.addresses import AddressRefused, Policy
 from svc_hooks.http import Resolver, resolve
 from svc_hooks.signing import new_secret

@@ -6,13 +6,12 @@ from __future__ import annotations
 import attrs
 from quart import request
 
-from svc.web.live_records import LiveMatch, live_from_row
-from svc_live.stream import open_stream
-
-from svc.web.endpoint import Answer, Call, endpoint
 from svc.core.errors import ApiError
-from svc.web.params import discipline_param
 from svc.core.sqlfiles import Q
+from svc.web.endpoint import Answer, Call, endpoint
+from svc.web.live_records import LiveMatch, live_from_row
+from svc.web.params import discipline_param
+from svc_live.stream import open_stream
 
 STREAM_DOC = (
     "Server-Sent Events (text/event-stream). On connect every match in play is sent; then each match again "

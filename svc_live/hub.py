@@ -20,15 +20,15 @@ import asyncpg
 import attrs
 import trio
 
-from svc.core.clock import Clock
-from svc.core.db import Database, DatabaseUnavailable
-from svc.core.sqlfiles import Q
-
-from svc_live import sse
 from svc.changelog import changes
 from svc.changelog.changes import CHANNEL
 from svc.changelog.listen import listening
+from svc.core import metrics
+from svc.core.clock import Clock
+from svc.core.db import Database, DatabaseUnavailable
+from svc.core.sqlfiles import Q
 from svc.web.live_records import live_json
+from svc_live import sse
 from svc_live.slots import RENEW_S, Slots
 
 log = logging.getLogger("svc_live.hub")
@@ -130,6 +130,7 @@ class Hub:
                 continue
             try:
                 sub.send.send_nowait(change)
+                metrics.FANNED.inc()
             except trio.WouldBlock:
                 log.info("dropped a live subscriber that fell %d changes behind", SUBSCRIBER_BUFFER)
                 self._drop(sub)

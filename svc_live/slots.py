@@ -16,10 +16,10 @@ import uuid
 
 import asyncpg
 
+from svc.core import metrics, sqlrun
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.core.sqlfiles import Q
-from svc.core import sqlrun
 
 MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12        # a dead holder's slot is free again after at most this long
@@ -60,10 +60,16 @@ class Slots:
                     return slot
             return None
 
-        return await self.db.run(work)
+        slot = await self.db.run(work)
+        if slot is not None:
+            metrics.SLOTS.inc()
+        return slot
 
     async def release(self, key_id: int, slot: int, holder: str) -> None:
-        await self.db.fetchval(Q.live.slot_release, key_id=key_id, slot=slot, holder=holder)
+        try:
+            await self.db.fetchval(Q.live.slot_release, key_id=key_id, slot=slot, holder=holder)
+        finally:
+            metrics.SLOTS.dec()  # released, or expiring by itself: this process holds it no more
 
     async def retry_after(self, key_id: int) -> int:
         """Seconds until the first held lease runs out (a slot frees at the latest then)."""

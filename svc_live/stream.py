@@ -18,9 +18,9 @@ import orjson
 import trio
 from quart import Response
 
-from svc.core.errors import ApiError
-
 from svc.changelog import changes
+from svc.core import metrics
+from svc.core.errors import ApiError
 from svc_live import sse
 from svc_live.hub import Hub, Subscriber
 from svc_live.slots import LEASE_S, Slots, new_holder
@@ -83,6 +83,7 @@ class Session:
 
     async def run(self, first: list[bytes], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
+        metrics.STREAMS.inc()
         try:
             with self.scope:
                 with trio.move_on_after(STREAM_S):
@@ -97,6 +98,7 @@ class Session:
         except Exception:
             log.exception("live stream session failed")
         finally:
+            metrics.STREAMS.dec()
             if self.sub is not None:
                 self.hub.unsubscribe(self.sub)
             # The slot is free before the client sees the stream end, so it may reconnect at once.

@@ -40,6 +40,7 @@ import attrs
 from svc.access.plans import prepare_database
 from svc.core import pgserver
 from svc.core.db import connect_asyncio
+from svc.core.progress import ProgressBar
 from svc.core.settings import Settings as ServiceSettings
 from svc.core.sqlfiles import Q
 from svc.rating.fit import Scores, scores
@@ -73,10 +74,14 @@ async def world_rows(server_url: str, world: str) -> tuple[list[Any], Any]:
     await prepare_database(conn)
     if await world_is_empty(conn):
         print(f"building the {world} world into {name} (once)", file=sys.stderr)
-        if world == "generated":
-            await generate_world(conn, scale="demo", seed=1899, as_of=DEMO_AS_OF)
-        else:
-            await load_bwf_world(conn)
+        bar = ProgressBar()
+        try:
+            if world == "generated":
+                await generate_world(conn, scale="demo", seed=1899, as_of=DEMO_AS_OF, progress=bar)
+            else:
+                await load_bwf_world(conn, progress=bar)
+        finally:
+            bar.close()
     return list(await conn.fetch(Q.ratings.results.sql)), conn
 
 

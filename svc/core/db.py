@@ -16,6 +16,7 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+import time
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
 
@@ -23,6 +24,7 @@ import asyncpg
 import orjson
 import trio
 
+from svc.core import metrics
 from svc.core.sqlfiles import Statement
 
 log = logging.getLogger("svc.core.db")
@@ -112,9 +114,15 @@ class Database:
             raise DatabaseUnavailable("database is not open")
         token = trio.lowlevel.current_trio_token()
         done = trio.Event()
+        handed = time.perf_counter()
 
         async def wrapped() -> T:
-            return await make()
+            metrics.DB_BRIDGE_WAIT.observe(time.perf_counter() - handed)
+            metrics.DB_IN_USE.inc()
+            try:
+                return await make()
+            finally:
+                metrics.DB_IN_USE.dec()
 
         future: concurrent.futures.Future = asyncio.run_coroutine_threadsafe(wrapped(), self._loop)
 

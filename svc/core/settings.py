@@ -29,6 +29,7 @@ class Settings:
     # SVC_POOL_SIZE: 2 cores: a few connections per worker keep PostgreSQL busy without queueing in it
     pool_size: int = 8
     log_level: str = "INFO"  # SVC_LOG_LEVEL
+    log_format: str = "text"  # SVC_LOG_FORMAT: text, or json (one JSON object per line)
     cache: bool = True  # SVC_CACHE=0: every answer from SQL
     live_feed: bool = True  # SVC_LIVE_FEED=0: this process never plays the world forward
     live_speed: float = 1.0  # SVC_LIVE_SPEED (serve --live-speed): seconds of play per second
@@ -46,6 +47,7 @@ class Settings:
             home=Path(env.get("SVC_HOME", "./var")).resolve(),
             pool_size=int(env.get("SVC_POOL_SIZE", "8")),
             log_level=env.get("SVC_LOG_LEVEL", "INFO").upper(),
+            log_format="json" if env.get("SVC_LOG_FORMAT", "").lower() == "json" else "text",
             cache=_on(env, "SVC_CACHE"),
             live_feed=_on(env, "SVC_LIVE_FEED"),
             live_speed=_speed(env.get("SVC_LIVE_SPEED", "1")),

@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 
 from svc.access.caller import QUERY_KEY_NAMES, USE_A_HEADER
 from svc.tools import calls
-from svc.tools.calls import ASGIApp, ArgumentError
+from svc.tools.calls import ArgumentError, ASGIApp
 from svc.tools.catalog import Tool, tools
 
 log = logging.getLogger("svc.tools")

@@ -17,6 +17,7 @@ from quart_trio import QuartTrio
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 from svc.access.caller import Caller, authorize, header_key, key_from_headers, refund
+from svc.core import metrics
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
 from svc.core.errors import ApiError
@@ -253,6 +254,7 @@ async def _refused(service: Service, err: ApiError) -> Response:
     headers, prefix = await _valid_key_headers(service) if err.status < 500 else ({}, "-")
     err.headers = {**headers, **err.headers}
     _log(request.method, request.path, err.status, 0.0, prefix)
+    metrics.REQUESTS.labels("unmatched", str(err.status)).inc()
     return error_response(err)
 
 
@@ -266,7 +268,10 @@ def _view(ep: Endpoint, service: Service):
             status = response.status_code
             return response
         finally:
-            _log(request.method, request.path, status, (trio.current_time() - started) * 1000, prefix)
+            seconds = trio.current_time() - started
+            _log(request.method, request.path, status, seconds * 1000, prefix)
+            metrics.REQUESTS.labels(ep.path, str(status)).inc()
+            metrics.LATENCY.labels(ep.path).observe(seconds)
 
     view.__name__ = ep.path
     return view
@@ -300,6 +305,7 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
         cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
         if service.cache is not None and ep.cache_ttl:
             cached = service.cache.get(cache_key, caller.data_version)
+            metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
             if cached is not None:
                 return _json_response(cached, 200, caller.headers), caller.prefix
         if ep.paged:
@@ -321,6 +327,8 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
             service.cache.put(cache_key, caller.data_version, body, ep.cache_ttl)
         return _json_response(body, 200, caller.headers), caller.prefix
     except ApiError as err:
+        if err.status == 429:
+            metrics.REFUSALS.labels(err.kind.code).inc()
         if caller is not None:
             if counted and err.kind.code not in COUNTED_ERRORS:
                 caller = await _refund(service, caller)
@@ -360,5 +368,6 @@ async def _note_coverage(service: Service, data_version: str, meta: dict[str, An
 
 def _log(method: str, path: str, status: int, ms: float, prefix: str) -> None:
     # Never the query string: a key sent there must not reach the logs.
-    log.info("%s %s %d %.1fms key=%s", method, path, status, ms, prefix)
+    log.info("%s %s %d %.1fms key=%s", method, path, status, ms, prefix,
+             extra={"method": method, "path": path, "status": status, "ms": round(ms, 1), "key": prefix})
 

@@ -125,8 +125,9 @@ def form(rng: random.Random, discipline: str) -> float:
     return rng.gauss(0.0, FORM_SD.get(discipline, 0.0))
 
 
-# Gauss-Hermite nodes and weights for an average over a normal draw (7 points: exact enough for
-# smooth chances, cheap enough to price every match).
+# Gauss-Hermite nodes and weights for an average over a standard normal draw (the probabilists'
+# rule, weights summing to 1; 7 points: exact enough for smooth chances, cheap enough to price
+# every match).
 _GH = ((-3.750439717725742, 0.000548268855972), (-2.366759410734541, 0.030757123967586),
        (-1.154405394739968, 0.240123178605013), (0.0, 0.457142857142857),
        (1.154405394739968, 0.240123178605013), (2.366759410734541, 0.030757123967586),
@@ -138,7 +139,7 @@ def over_form(discipline: str, chance_at: Callable[[float], float]) -> float:
     sd = FORM_SD.get(discipline, 0.0)
     if not sd:
         return chance_at(0.0)
-    return sum(w * chance_at(x * math.sqrt(2.0) * sd) for x, w in _GH) / math.sqrt(math.pi)
+    return sum(w * chance_at(x * sd) for x, w in _GH)
 
 
 # --------------------------------------------------------------------------- rally by rally

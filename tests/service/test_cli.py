@@ -57,3 +57,26 @@ def test_accounts_plan_changes_the_plan_and_refuses_unknown_accounts(db_url):
 def test_db_url_prints_the_url_in_use(db_url):
     shown = svc(db_url, "db", "url")
     assert shown.returncode == 0 and shown.stdout.strip() == db_url
+
+
+def test_world_generation_into_a_log_file_writes_a_handful_of_plain_lines(pg_server_url, tmp_path):
+    """Not a terminal: no redraws (carriage returns), a line per step start and end and every few seconds."""
+    from conftest import drop_database, new_database
+
+    name = f"svc_cli_world_{os.getpid()}"
+    db_url = new_database(pg_server_url, name)
+    try:
+        log = tmp_path / "world.log"
+        with open(log, "w") as err:
+            done = subprocess.run([sys.executable, "-m", "svc", "world", "--scale", "tiny", "--as-of", "2026-11-23"],
+                                  env={**os.environ, "DATABASE_URL": db_url}, stdout=subprocess.DEVNULL, stderr=err,
+                                  timeout=300)
+        text = log.read_text()
+        assert done.returncode == 0, text
+        lines = text.splitlines()
+        assert "\r" not in text
+        steps = {line.split(":")[0] for line in lines if re.match(r"^[a-z][a-z ]+: \d+/\d+", line)}
+        assert len(steps) >= 3 and len(lines) <= 4 * len(steps) + 20, lines
+        assert lines[-1].startswith("world loaded: scale tiny")
+    finally:
+        drop_database(pg_server_url, name)

@@ -48,8 +48,8 @@ ORDER BY c.id;
 
 -- name: next-due
 -- When the next pending delivery of an active endpoint may be claimed (due, and any claim
--- on it expired); NULL when none is pending.
-SELECT min(greatest(d.next_try_at, coalesce(d.claim_expires_at, d.next_try_at)))
+-- on it expired; NULL when none is pending), and how many are pending (the queue's depth).
+SELECT min(greatest(d.next_try_at, coalesce(d.claim_expires_at, d.next_try_at))) AS due, count(*) AS pending
 FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
 WHERE d.state = 'pending' AND ep.state = 'active';
 

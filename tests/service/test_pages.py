@@ -1,0 +1,137 @@
+"""The two pages a person uses, in a real browser: Debian's Chromium driven by npm's
+playwright-core (both installed here on first use: `apt-get install chromium`, `npm install
+playwright-core` into var/browser), against a real `svc serve` process, with every request to
+another host refused (the pages work offline).
+
+/docs: a key pasted into Authorize, GET /v1/countries tried, 200 with data; /docs#rate_limited
+lands on that error's row. /live: connected with a Live key, a score changed the way the feed
+changes one arrives on the page. Screenshots of both go to the test's directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from conftest import make_key, run, sql
+
+from svc.core.db import connect_asyncio
+from svc.world.feed.publish import publish
+
+from .test_two_servers import free_port
+
+HERE = Path(__file__).parent
+BROWSER_DIR = HERE.parents[1] / "var" / "browser"  # npm's playwright-core, kept between runs
+PLAYWRIGHT_CORE = "playwright-core@1.65"
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium")
+    if found is None:
+        if shutil.which("apt-get") is None:
+            pytest.fail("Chromium is missing and apt-get is not here to install it")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], check=True,
+                       capture_output=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        found = shutil.which("chromium")
+    assert found, "chromium did not install"
+    return found
+
+
+def _playwright_core() -> Path:
+    modules = BROWSER_DIR / "node_modules"
+    if not (modules / "playwright-core").exists():
+        BROWSER_DIR.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(BROWSER_DIR), PLAYWRIGHT_CORE],
+                       check=True, capture_output=True)
+    return modules
+
+
+@pytest.fixture(scope="module")
+def browser() -> dict[str, str]:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.fail("node and npm are needed for the browser test (npm's playwright-core)")
+    return {"CHROMIUM": _chromium(), "NODE_PATH": str(_playwright_core())}
+
+
+@pytest.fixture(scope="module")
+def server(db_url, tmp_path_factory):
+    port = free_port()
+    home = tmp_path_factory.mktemp("pages")
+    env = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(home), "SVC_LOG_LEVEL": "WARNING",
+           "SVC_LIVE_FEED": "0"}  # the test changes the score itself
+    log = open(home / "server.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port)], env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
+    yield f"http://127.0.0.1:{port}", home
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def _a_score_to_change(db_url: str) -> tuple[str, str, list[int], list[int]]:
+    """A match in play whose game in play is far from its end (its id and its event's, as /live
+    shows it), and its games after side 1 wins a rally."""
+    for row in sql(db_url, "SELECT id, event_id, g1, g2 FROM matches WHERE status = 'live' ORDER BY id"):
+        g1, g2 = list(row["g1"] or [0]), list(row["g2"] or [0])
+        if max(g1[-1], g2[-1]) <= 18:
+            g1[-1] += 1
+            return row["id"], row["event_id"], g1, g2
+    pytest.fail("no match in play far from a game's end")
+
+
+async def _change_score(db_url: str, match_id: str, g1: list[int], g2: list[int]) -> None:
+    conn = await connect_asyncio(db_url)
+    try:
+        async with conn.transaction():
+            await conn.execute("UPDATE matches SET g1 = $2, g2 = $3 WHERE id = $1", match_id, g1, g2)
+            await publish(conn, match_id, "score", await conn.fetchval("SELECT now()"))
+    finally:
+        await conn.close()
+
+
+async def test_docs_try_it_and_live_score_change_in_chromium(browser, server, db_url, tmp_path):
+    from .test_two_servers import wait_until_up
+    import httpx
+
+    base, home = server
+    async with httpx.AsyncClient(timeout=30) as client:
+        await wait_until_up(client, base, home)
+    key, live_key = make_key(db_url, "free"), make_key(db_url, "live")
+    match_id, event_id, g1, g2 = _a_score_to_change(db_url)
+    expected = " ".join(f"{a}-{b}" for a, b in zip(g1, g2))
+    proc = await trio.lowlevel.open_process(
+        ["node", str(HERE / "pages.js"), base, key, live_key, event_id, expected, str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, **browser})
+    stages: dict[str, dict] = {}
+    buffer = b""
+    with trio.fail_after(180):
+        async for chunk in proc.stdout:
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                try:
+                    got = json.loads(line)
+                except ValueError:
+                    continue
+                stages[got["stage"]] = got
+                if got["stage"] == "live-connected":  # asyncpg runs on asyncio: in a thread of its own
+                    await trio.to_thread.run_sync(lambda: run(_change_score(db_url, match_id, g1, g2)))
+        await proc.wait()
+    assert "error" not in stages, stages["error"]["message"]
+    docs = stages["docs"]
+    assert docs["operations"] == 45  # every endpoint (the webhooks' three besides)
+    assert docs["status"] == "200" and '"data"' in docs["body"]
+    anchor = stages["anchor"]
+    assert anchor["found"] == 1 and "rate_limited" in anchor["text"] and 0 <= anchor["top"] < 1000
+    assert stages["live-connected"]["rows"] >= 1 and "live-changed" in stages
+    assert stages["done"]["foreign"] == []  # nothing was asked of another host
+    assert (tmp_path / "docs.png").stat().st_size > 10_000 and (tmp_path / "live.png").stat().st_size > 10_000
