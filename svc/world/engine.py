@@ -32,7 +32,7 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterator
+from typing import Iterator
 
 NEW_SIDEOUT_FROM = dt.date(2002, 1, 1)   # setting only at 14-all / 10-all
 RALLY_POINT_FROM = dt.date(2006, 8, 1)   # rally point scoring to 21 "from Aug 2006"
@@ -132,14 +132,6 @@ _GH = ((-3.750439717725742, 0.000548268855972), (-2.366759410734541, 0.030757123
        (-1.154405394739968, 0.240123178605013), (0.0, 0.457142857142857),
        (1.154405394739968, 0.240123178605013), (2.366759410734541, 0.030757123967586),
        (3.750439717725742, 0.000548268855972))
-
-
-def over_form(discipline: str, chance_at: Callable[[float], float]) -> float:
-    """The average of chance_at(form shift) over the discipline's form on the day."""
-    sd = FORM_SD.get(discipline, 0.0)
-    if not sd:
-        return chance_at(0.0)
-    return sum(w * chance_at(x * sd) for x, w in _GH)
 
 
 # --------------------------------------------------------------------------- rally by rally
@@ -322,15 +314,14 @@ def match_chance(gap: float, rules: Rules, discipline: str) -> tuple[float, floa
     """Side 1's chance to win the match and a game, before it, from the strength gap (side 1's
     less side 2's): averaged over the form on the day, with the discipline's serving edge."""
     edge = serve_edge(discipline, rules)
-
-    def game(shift: float) -> float:
-        return game_chance(point_share(rally_chance(gap + shift, 0.0), rules), rules, edge)
-
-    def match(shift: float) -> float:
-        pg = game(shift)
-        return pg * pg * (3 - 2 * pg)
-
-    return over_form(discipline, match), over_form(discipline, game)
+    sd = FORM_SD.get(discipline, 0.0)
+    nodes = _GH if sd else ((0.0, 1.0),)
+    match = game = 0.0
+    for x, w in nodes:  # one game chance per node serves both averages
+        pg = game_chance(point_share(rally_chance(gap + x * sd, 0.0), rules), rules, edge)
+        game += w * pg
+        match += w * pg * pg * (3 - 2 * pg)
+    return match, game
 
 
 def partial_game(rng: random.Random, point_p1: float, rules: Rules) -> tuple[int, int]:

@@ -205,6 +205,9 @@ CITIES: tuple[City, ...] = (
     City("Chengdu", "CHN", 500, 8, (("Chengdu Hi-Tech Zone Sports Centre", None),)),
     City("Horsens", "DEN", 20, 1, (("Forum Horsens", None),)),
     City("Bali", "INA", 10, 8, (("Bali International Convention Centre", None),)),
+    # hosts of World Tour series that hold no other event
+    City("Gwangju", "KOR", 46, 9, (("Gwangju Women's University Universiade Gymnasium", None),)),
+    City("Akita", "JPN", 20, 9, (("CNA Arena Akita", None),)),
 )
 CITY_ID = {c.name: i + 1 for i, c in enumerate(CITIES)}
 
@@ -226,6 +229,7 @@ class Series:
     bronze_match: bool = False   # a 3P play-off (only the Olympics have one)
     region: str | None = None    # continent code or "CW" (Commonwealth) restricting entries
     days: int = 6
+    last_year: int | None = None  # the last edition of a series that ended
 
 
 WORLD_HOSTS = ("Malmö", "Jakarta", "Copenhagen", "Calgary", "Beijing", "Jakarta", "Copenhagen",
@@ -258,6 +262,24 @@ SERIES: tuple[Series, ...] = (
            ((1986, ("Beijing", "Shanghai", "Guangzhou")), (2014, ("Changzhou",)))),
     Series("korea-open", "Korea Open", 1991, "open", 8, ((1991, ("Seoul",)),)),
     Series("india-open", "India Open", 2008, "open", 1, ((2008, ("New Delhi",)),)),
+    # The rest of the World Tour of 2018 on (its Super 750 to Super 100 series), from the year
+    # they joined it: their earlier years as lower-grade internationals are left out.
+    Series("fuzhou-china-open", "Fuzhou China Open", 2018, "open", 11, ((2018, ("Fuzhou",)),)),
+    Series("malaysia-masters", "Malaysia Masters", 2018, "open", 1, ((2018, ("Kuala Lumpur",)),)),
+    Series("indonesia-masters", "Indonesia Masters", 2018, "open", 1, ((2018, ("Jakarta",)),)),
+    Series("thailand-masters", "Thailand Masters", 2018, "open", 1, ((2018, ("Bangkok",)),)),
+    Series("chinese-taipei-open", "Chinese Taipei Open", 2018, "open", 9, ((2018, ("Taipei",)),)),
+    Series("korea-masters", "Korea Masters", 2018, "open", 11, ((2018, ("Gwangju",)),)),
+    Series("syed-modi-international", "Syed Modi International", 2018, "open", 11, ((2018, ("Lucknow",)),)),
+    Series("new-zealand-open", "New Zealand Open", 2018, "open", 4, ((2018, ("Auckland",)),)),
+    Series("australian-open", "Australian Open", 2018, "open", 6, ((2018, ("Sydney",)),)),
+    Series("spain-masters", "Spain Masters", 2018, "open", 2, ((2018, ("Barcelona",)), (2021, ("Huelva",)),
+                                                                   (2023, ("Madrid",)))),
+    Series("orleans-masters", "Orléans Masters", 2018, "open", 3, ((2018, ("Orléans",)),)),
+    Series("saarlorlux-open", "SaarLorLux Open", 2018, "open", 10, ((2018, ("Saarbrücken",)),)),
+    Series("vietnam-open", "Vietnam Open", 2018, "open", 9, ((2018, ("Ho Chi Minh City",)),)),
+    Series("hyderabad-open", "Hyderabad Open", 2018, "open", 8, ((2018, ("Hyderabad",)),), last_year=2019),
+    Series("akita-masters", "Akita Masters", 2018, "open", 7, ((2018, ("Akita",)),), last_year=2019),
     Series("world-championships", "World Championships", 1977, "worlds", 8, ((1977, WORLD_HOSTS),),
            medals=True, days=7),
     Series("olympic-games", "Olympic Games", 1992, "olympics", 7,
@@ -322,6 +344,7 @@ HOSTS: dict[str, dict[int, str]] = {
                  1969: "Tokyo", 1972: "Tokyo", 1975: "Jakarta", 1978: "Auckland", 1981: "Tokyo"},
     "european-championships": {2020: "Kyiv"},
     "indonesia-open": {2021: "Bali"},
+    "indonesia-masters": {2021: "Bali"},
     "world-tour-finals": {2020: "Bangkok", 2021: "Bali"},
 }
 # Series held together with another from a year on: the same host and the same days.
@@ -389,7 +412,8 @@ def edition_years(series: Series, last_year: int) -> list[int]:
         return [y for y in [1998] + _every(2001, 2, 2019) + _every(2022, 2, last_year) if y <= last_year]
     if s == "world-tour-finals":
         return _every(2008, 1, last_year)
-    # national opens: yearly, paused in the world wars and by the pandemic (CANCELLED)
+    # national opens: yearly, paused in the world wars and by the pandemic (CANCELLED), until the last
+    last_year = min(last_year, series.last_year or last_year)
     return [y for y in range(series.first_year, last_year + 1) if y not in wars and (s, y) not in CANCELLED]
 
 
@@ -405,7 +429,13 @@ CANCELLED = frozenset(
     | {(s, 2021) for s in ("malaysia-open", "singapore-open", "german-open", "us-open", "canada-open",
                            "japan-open", "hong-kong-open", "china-open", "korea-open", "india-open",
                            "asian-championships", "world-junior-championships")}
-    | {(s, 2022) for s in ("china-open", "hong-kong-open")})
+    | {(s, 2020) for s in ("fuzhou-china-open", "chinese-taipei-open", "korea-masters", "syed-modi-international",
+                         "new-zealand-open", "australian-open", "orleans-masters", "vietnam-open")}
+    | {(s, 2021) for s in ("fuzhou-china-open", "malaysia-masters", "thailand-masters", "chinese-taipei-open",
+                           "korea-masters", "syed-modi-international", "new-zealand-open", "australian-open",
+                           "vietnam-open", "saarlorlux-open")}
+    | {(s, 2022) for s in ("china-open", "hong-kong-open", "fuzhou-china-open", "new-zealand-open",
+                           "thailand-masters")})
 
 # Editions played a year after their label (Tokyo 2020 in 2021).
 PLAYED_LATE = {("olympic-games", 2020): 2021, ("paralympic-games", 2020): 2021,
@@ -414,7 +444,7 @@ PLAYED_LATE = {("olympic-games", 2020): 2021, ("paralympic-games", 2020): 2021,
 # Editions played in another month than their series' usual one (the 2020-21 moves).
 PLAYED_IN_MONTH = {("thomas-cup", 2020): 10, ("uber-cup", 2020): 10, ("world-tour-finals", 2020): 1,
                    ("thailand-open", 2021): 1, ("indonesia-open", 2021): 11, ("sudirman-cup", 2021): 9,
-                   ("world-championships", 2021): 12}
+                   ("world-championships", 2021): 12, ("indonesia-masters", 2021): 11, ("spain-masters", 2021): 5}
 
 # --------------------------------------------------------------------------- tiers and money
 
@@ -437,6 +467,21 @@ WORLD_TOUR_TIER: dict[str, tuple[tuple[int, str], ...]] = {
     "swiss-open": ((2018, "Super 300"),),
     "us-open": ((2018, "Super 300"),),
     "dutch-open": ((2018, "Super 100"),),
+    "fuzhou-china-open": ((2018, "Super 750"),),
+    "malaysia-masters": ((2018, "Super 500"),),
+    "indonesia-masters": ((2018, "Super 500"),),
+    "thailand-masters": ((2018, "Super 300"),),
+    "chinese-taipei-open": ((2018, "Super 300"),),
+    "korea-masters": ((2018, "Super 300"),),
+    "syed-modi-international": ((2018, "Super 300"),),
+    "new-zealand-open": ((2018, "Super 300"),),
+    "australian-open": ((2018, "Super 300"), (2022, "Super 500")),
+    "spain-masters": ((2018, "Super 300"),),
+    "orleans-masters": ((2018, "Super 100"), (2022, "Super 300")),
+    "saarlorlux-open": ((2018, "Super 100"),),
+    "vietnam-open": ((2018, "Super 100"),),
+    "hyderabad-open": ((2018, "Super 100"),),
+    "akita-masters": ((2018, "Super 100"),),
 }
 SUPERSERIES = {"all-england", "denmark-open", "malaysia-open", "singapore-open", "french-open", "japan-open",
                "indonesia-open", "hong-kong-open", "china-open", "korea-open"}

@@ -99,8 +99,9 @@ async def _change_score(db_url: str, match_id: str, g1: list[int], g2: list[int]
 
 
 async def test_docs_try_it_and_live_score_change_in_chromium(browser, server, db_url, tmp_path):
-    from .test_two_servers import wait_until_up
     import httpx
+
+    from .test_two_servers import wait_until_up
 
     base, home = server
     async with httpx.AsyncClient(timeout=30) as client:

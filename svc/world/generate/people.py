@@ -17,6 +17,7 @@ JUNIOR_FROM_AGE = 14       # juniors play from 14 (People.active)
 FIRST_BORN = FIRST_SEASON - 46  # the oldest cohort any season reaches (active: ages up to 46)
 # the cohorts of one birth year, in the order they are made
 COHORT_KINDS = (("senior", "M"), ("senior", "W"), ("para", "M"), ("para", "W"))
+ONE_DAY = dt.timedelta(days=1)
 
 
 class Player:
@@ -46,9 +47,10 @@ class People:
         self._made_through = FIRST_BORN - 1  # cohorts are made year by year up to here
         self._active: dict[tuple[str, str, int], list[Player]] = {}
         self._pairs: dict[tuple[str, int], list[tuple[Player, Player]]] = {}
-        # who plays where: player idx -> (edition id, first day, last day) of each edition entered,
-        # so that nobody is in two places on one day or enters two events in one week
-        self.booked: dict[int, list[tuple[str, dt.date, dt.date]]] = {}
+        # who plays where: player idx -> {each day of an edition entered, and the ISO week it starts
+        # in: that edition's id}, so that nobody is in two places on one day or enters two events
+        # starting in one week (looked up by day and week: players enter hundreds of editions)
+        self.booked: dict[int, dict[object, str]] = {}
 
     def cohort(self, kind: str, gender: str, year: int) -> list[Player]:
         key = (kind, gender, year)
@@ -113,21 +115,31 @@ class People:
     def free(self, p: Player, edition: str, start: dt.date | None, end: dt.date | None) -> bool:
         """Whether `p` may enter this edition: no other edition of theirs overlaps its days or
         starts in the same calendar week (editions without dates are never in the way)."""
-        if start is None or end is None:
+        held = self.booked.get(p.idx)
+        if not held or start is None or end is None:
             return True
-        week = start.isocalendar()[:2]
-        for other, a, b in self.booked.get(p.idx, ()):
-            if other != edition and (a <= end and start <= b or a.isocalendar()[:2] == week):
+        if held.get(start.isocalendar()[:2], edition) != edition:
+            return False
+        day = start
+        while day <= end:
+            if held.get(day, edition) != edition:
                 return False
+            day += ONE_DAY
         return True
 
     def book(self, players, edition: str, start: dt.date | None, end: dt.date | None) -> None:
         if start is None or end is None:
             return
+        week = start.isocalendar()[:2]
         for p in players:
-            held = self.booked.setdefault(p.idx, [])
-            if not any(e == edition for e, _a, _b in held):
-                held.append((edition, start, end))
+            held = self.booked.setdefault(p.idx, {})
+            if held.get(week) == edition:
+                continue  # booked already (another event of the same edition)
+            held[week] = edition
+            day = start
+            while day <= end:
+                held[day] = edition
+                day += ONE_DAY
 
     def warm(self, last_year: int) -> None:
         """Creates every cohort that plays up to `last_year` (cohort() makes them oldest first,
