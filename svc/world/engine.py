@@ -49,7 +49,7 @@ SET_CHANCE = 0.7   # how often the side entitled to set chooses to (it was the u
 # - SERVE_EDGE, the receiver's edge under rally point: in doubles the server wins only 43-47 %
 #   of rallies (MD 43.5, WD 47.2, XD 45.8; singles 49.7), which shortens runs and tightens games.
 RALLY_SCALE = 250.0
-FORM_SD = {"MS": 52.0, "WS": 70.0, "MD": 48.0, "WD": 88.0, "XD": 65.0}
+FORM_SD = {"MS": 45.0, "WS": 70.0, "MD": 48.0, "WD": 95.0, "XD": 65.0}
 SERVE_EDGE = {"MS": 0.015, "WS": 0.019, "MD": 0.071, "WD": 0.049, "XD": 0.059}
 
 
