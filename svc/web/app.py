@@ -7,6 +7,7 @@ with X-RateLimit-* and X-Quota-Remaining on every answer where the key is known.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any, Awaitable, Callable, Sequence
 
@@ -42,11 +43,22 @@ COMPONENT_BACKOFF_S = (1.0, 30.0)  # a failed component starts again after 1 s, 
 COMPONENT_GOOD_RUN_S = 60.0        # ... and after this long running well, its back-off starts afresh
 HEALTH_DB_S = 1.0
 URL_MAX = 8192  # bytes of path and query string  # at shutdown: time for components to release what they hold
-CORS_EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, Retry-After"
+CORS_EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, Retry-After, ETag"
 
 
 def _json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(body, status=status, headers=headers or {}, content_type=JSON)
+
+
+def _answered(body: bytes, headers: dict[str, str]) -> Response:
+    """A 200 with a strong ETag (a hash of the body: it changes exactly when the answer does,
+    whatever moved it: an import, a correction, a match going live); 304 without the body when
+    the request's If-None-Match already holds it. Either way the call was counted."""
+    etag = '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+    sent = request.headers.get("If-None-Match", "")
+    if sent and (sent.strip() == "*" or etag in (t.strip().removeprefix("W/") for t in sent.split(","))):
+        return Response(b"", status=304, headers={**headers, "ETag": etag})
+    return _json_response(body, 200, {**headers, "ETag": etag})
 
 
 def error_response(err: ApiError) -> Response:
@@ -307,7 +319,7 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
             cached = service.cache.get(cache_key, caller.data_version)
             metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
             if cached is not None:
-                return _json_response(cached, 200, caller.headers), caller.prefix
+                return _answered(cached, caller.headers), caller.prefix
         if ep.paged:
             call.offset, call.limit = window
             page = await ep.handler(call)
@@ -325,7 +337,7 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
             body = to_json({"data": answer.data, "meta": answer.meta})
         if service.cache is not None and ep.cache_ttl:
             service.cache.put(cache_key, caller.data_version, body, ep.cache_ttl)
-        return _json_response(body, 200, caller.headers), caller.prefix
+        return _answered(body, caller.headers), caller.prefix
     except ApiError as err:
         if err.status == 429:
             metrics.REFUSALS.labels(err.kind.code).inc()

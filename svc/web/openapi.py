@@ -69,6 +69,13 @@ def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
                                               "description": "Server-Sent Events; each `data` is JSON: "
                                               + json_schema(ep.returns, components)["$ref"]}}}
     responses: dict[str, Any] = {"200": {"description": "OK", "headers": headers, "content": content}}
+    if ep.media_type == "application/json":
+        headers["ETag"] = {"description": "A strong validator of this answer (a hash of its body): send it back "
+                                          "as If-None-Match to get 304 while the answer is unchanged.",
+                           "schema": {"type": "string"}}
+        responses["304"] = {"description": "Not modified: the answer is the one whose ETag the request sent in "
+                                           "If-None-Match (no body; the call counts like any other).",
+                            "headers": {k: v for k, v in headers.items()}}
     for status in ("400", "401", "403", "404", "422", "429"):
         responses[status] = {"description": ", ".join(k.code for k in ERRORS.values() if str(k.status) == status),
                              "content": error}

@@ -50,3 +50,20 @@ async def test_each_plan_gets_its_own_answer(cached_client, db_url):
     without = await cached_client.get(f"/v1/events/{priced}", free)
     assert with_odds.json_body["data"]["odds"] is not None
     assert without.json_body["data"]["odds"] is None
+
+
+async def test_an_unchanged_answer_is_a_304_by_its_etag_and_still_counted(cached_client, db_url, mock_clock):
+    key = make_key(db_url, "archive")
+    first = await cached_client.get("/v1/series", key)
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and etag.startswith('"') and etag.endswith('"')
+    again = await cached_client.get("/v1/series", key, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and await again.get_data() == b"" and again.headers["ETag"] == etag
+    assert int(again.headers["X-RateLimit-Remaining"]) == int(first.headers["X-RateLimit-Remaining"]) - 1
+    weak = await cached_client.get("/v1/series", key, headers={"If-None-Match": f'"other", W/{etag}'})
+    assert weak.status_code == 304
+    rename_series(db_url, "Renamed meanwhile")
+    mock_clock.jump(31)  # the answer changes: a new ETag, and the old one gets the whole answer
+    changed = await cached_client.get("/v1/series", key, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    assert all_england(changed) == "Renamed meanwhile"
