@@ -15,7 +15,7 @@ from svc.core.logs import setup_logging
 from svc.core.settings import Settings
 
 settings = Settings.from_env()
-setup_logging(settings.log_level, settings.log_format)
+setup_logging(settings.log_level, settings.log_format, background=True)
 if settings.database_url is None:
     raise SystemExit("svc.asgi needs DATABASE_URL (python -m svc serve sets it for its workers)")
 app = serving_app(settings)

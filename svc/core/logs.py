@@ -7,8 +7,11 @@ log shippers): time, level, logger, process, message, and for a request line its
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import logging
+import logging.handlers
+import queue
 
 import orjson
 
@@ -28,12 +31,22 @@ class JsonLines(logging.Formatter):
         return orjson.dumps(out).decode()
 
 
-def setup_logging(level: str = "INFO", form: str = "text") -> None:
-    handler = logging.StreamHandler()
+def setup_logging(level: str = "INFO", form: str = "text", *, background: bool = False) -> None:
+    """Logs to stderr. `background` (a serving worker): a record is only queued on the request's
+    path; a thread formats and writes it, so a slow stderr (a pipe to a log shipper) never holds
+    up an answer."""
+    handler: logging.Handler = logging.StreamHandler()
     if form == "json":
         handler.setFormatter(JsonLines())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(name)s %(levelname)s %(message)s"))
+    if background:
+        records: queue.SimpleQueue = queue.SimpleQueue()
+        listener = logging.handlers.QueueListener(records, handler, respect_handler_level=True)
+        listener.start()
+        atexit.register(listener.stop)  # what is queued is written before the process ends
+        handler = logging.handlers.QueueHandler(records)
+        handler.setFormatter(logging.Formatter("%(message)s"))  # queued as the message alone; formatted there
     logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger("hypercorn.access").disabled = True  # our own access line replaces it
     logging.getLogger("hypercorn.error").propagate = False  # it has its own handler; once is enough
