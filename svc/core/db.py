@@ -55,6 +55,15 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
         await conn.set_type_codec(name, encoder=lambda v: orjson.dumps(v).decode(), decoder=orjson.loads, schema="pg_catalog")
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A pooled connection goes back to the pool as it is: asyncpg still rolls back an open
+    transaction and drops listeners (its own step before this one), and skips the reset query
+    it would send otherwise (unlock all, close all, unlisten, reset all): one round trip per
+    statement saved. Nothing here sets session state on a pooled connection: LISTEN and the
+    feed's session-level advisory lock live on `dedicated` connections outside the pool, and
+    every other lock is transaction-level."""
+
+
 async def connect_asyncio(url: str) -> asyncpg.Connection:
     """A plain asyncio connection with our codecs, for CLI tools (import, keys)."""
     conn = await asyncpg.connect(url)
@@ -87,7 +96,8 @@ class Database:
         await trio.to_thread.run_sync(ready.wait)
         self._loop = loop
         self._pool = await self._call(
-            lambda: asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size, init=_init_connection)
+            lambda: asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size, init=_init_connection,
+                                        reset=_keep_session)
         )
 
     async def close(self) -> None:
