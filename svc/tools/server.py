@@ -25,8 +25,10 @@ import trio
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
+from werkzeug.datastructures import Headers
 
-from svc.access.caller import QUERY_KEY_NAMES, USE_A_HEADER
+from svc.access.caller import QUERY_KEY_NAMES, key_from_headers
+from svc.core.errors import ApiError
 from svc.tools import calls
 from svc.tools.calls import ArgumentError, ASGIApp
 from svc.tools.catalog import Tool, tools
@@ -124,34 +126,29 @@ class Mounted:
         if scope["type"] != "http" or not (path == MOUNT or path.startswith(MOUNT + "/")):
             await self.api(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        refusal = _key_refusal(headers, scope.get("query_string", b""))
-        if refusal is not None or self.manager is None:
-            status, body = refusal or (503, {"error": {"code": "unavailable",
-                                                       "message": "the tools are starting; retry shortly"}})
-            await _json(send, status, body)
+        try:
+            key = _request_key(scope)
+        except ApiError as err:  # a key in the URL, two keys, a malformed Authorization: as the API answers
+            await _json(send, err.status, err.body("/docs"))
             return
-        token = REQUEST_KEY.set(_key(headers))
+        if self.manager is None:
+            await _json(send, 503, {"error": {"code": "unavailable", "message": "the tools are starting; retry shortly"}})
+            return
+        token = REQUEST_KEY.set(key)
         try:
             await self.manager.handle_request(scope, receive, send)
         finally:
             REQUEST_KEY.reset(token)
 
 
-def _key(headers: dict[str, str]) -> str | None:
-    bearer = headers.get("authorization", "")
-    if bearer[:7].lower() == "bearer ":
-        return bearer[7:].strip() or None
-    return headers.get("x-api-key") or None
-
-
-def _key_refusal(headers: dict[str, str], query: bytes) -> tuple[int, dict[str, Any]] | None:
-    """A key in the URL is refused before anything is read, as the API refuses it."""
-    names = set(parse_qs(query.decode("latin-1"), keep_blank_values=True))
-    if names & set(QUERY_KEY_NAMES):
-        return 400, {"error": {"code": "bad_request", "message": f"a key in the URL is refused, even a valid one; "
-                                                                 f"{USE_A_HEADER}"}}
-    return None
+def _request_key(scope: dict) -> str | None:
+    """The key the request sends, read as the API reads it (svc.access.caller); None for none:
+    listing the tools needs no key, and a call without one is answered `unauthorized`."""
+    headers = Headers([(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])])
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    if "Authorization" not in headers and "X-API-Key" not in headers and not set(query) & set(QUERY_KEY_NAMES):
+        return None
+    return key_from_headers(headers, query)
 
 
 async def _json(send: Any, status: int, body: dict[str, Any]) -> None:
