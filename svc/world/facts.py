@@ -208,6 +208,14 @@ CITIES: tuple[City, ...] = (
     # hosts of World Tour series that hold no other event
     City("Gwangju", "KOR", 46, 9, (("Gwangju Women's University Universiade Gymnasium", None),)),
     City("Akita", "JPN", 20, 9, (("CNA Arena Akita", None),)),
+    # hosts of Sudirman Cup finals
+    City("Eindhoven", "NED", 17, 1, (("Indoor Sportcentrum Eindhoven", None),)),
+    City("Qingdao", "CHN", 10, 8, (("Qingdao Conson Gymnasium", None),)),
+    City("Dongguan", "CHN", 10, 8, (("Dongguan Basketball Centre", None),)),
+    City("Gold Coast", "AUS", 10, 10, (("Carrara Sports and Leisure Centre", None),)),
+    City("Nanning", "CHN", 80, 8, (("Guangxi Sports Centre Gymnasium", None),)),
+    City("Suzhou", "CHN", 5, 8, (("Suzhou Olympic Sports Centre", None),)),
+    City("Xiamen", "CHN", 10, 8, (("Xiamen Fenghuang Sports Centre", None),)),
 )
 CITY_ID = {c.name: i + 1 for i, c in enumerate(CITIES)}
 
@@ -320,7 +328,7 @@ SERIES: tuple[Series, ...] = (
 SERIES_BY_SLUG = {s.slug: s for s in SERIES}
 
 # Hosts as they were, by edition year (the label year: Tokyo 2020 was played in 2021). Sources:
-# the BWF's lists of World Championships, Thomas Cup and Uber Cup finals, the IOC's list of
+# the BWF's lists of World Championships, Thomas, Uber and Sudirman Cup finals, the IOC's list of
 # Olympic Games; the 2020-21 moves from the BWF calendars of those years. Years not listed
 # (editions still to be awarded) rotate through the series' host pool.
 HOSTS: dict[str, dict[int, str]] = {
@@ -342,6 +350,10 @@ HOSTS: dict[str, dict[int, str]] = {
         2016: "Kunshan", 2018: "Bangkok", 2020: "Aarhus", 2022: "Bangkok", 2024: "Chengdu", 2026: "Horsens"},
     "uber-cup": {1957: "Lytham St Annes", 1960: "Philadelphia", 1963: "Wilmington", 1966: "Wellington",
                  1969: "Tokyo", 1972: "Tokyo", 1975: "Jakarta", 1978: "Auckland", 1981: "Tokyo"},
+    "sudirman-cup": {1989: "Jakarta", 1991: "Copenhagen", 1993: "Birmingham", 1995: "Lausanne", 1997: "Glasgow",
+                     1999: "Copenhagen", 2001: "Seville", 2003: "Eindhoven", 2005: "Beijing", 2007: "Glasgow",
+                     2009: "Guangzhou", 2011: "Qingdao", 2013: "Kuala Lumpur", 2015: "Dongguan", 2017: "Gold Coast",
+                     2019: "Nanning", 2021: "Vantaa", 2023: "Suzhou", 2025: "Xiamen"},
     "european-championships": {2020: "Kyiv"},
     "indonesia-open": {2021: "Bali"},
     "indonesia-masters": {2021: "Bali"},
