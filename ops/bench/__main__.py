@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import datetime as dt
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -30,15 +29,10 @@ from svc.access.plans import prepare_database
 from svc.assembly import REGISTRY
 from svc.core.db import connect_asyncio
 from svc.core.settings import Settings
+from svc.testing.serving import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "ops" / "bench" / "out"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:

@@ -57,12 +57,7 @@ import psutil
 import trio
 
 from ops.bench import gclog
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from svc.testing.serving import free_port
 
 
 async def make_keys(url: str, n: int) -> list[str]:

@@ -29,12 +29,12 @@ from pathlib import Path
 import httpx
 import trio
 
-from ops.bench.__main__ import free_port
 from svc.access import keys as svc_keys
 from svc.access.plans import prepare_database
 from svc.core import pgserver
 from svc.core.db import connect_asyncio
 from svc.testing.hooks import Receiver
+from svc.testing.serving import free_port
 
 
 async def prepare(url: str) -> tuple[str, str]:

@@ -4,16 +4,14 @@ counter agrees with the calls made."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import httpx
 import pytest
 from conftest import make_key
 from prometheus_client.parser import text_string_to_metric_families
 
-from .test_two_servers import free_port, wait_until_up
+from svc.testing.serving import free_port, serve_process
+
+from .test_two_servers import wait_until_up
 
 FAMILIES = ("svc_requests", "svc_request_seconds", "svc_answer_cache", "svc_limit_refusals", "svc_live_streams_open",
             "svc_live_slots_held", "svc_live_messages_fanned_out", "svc_webhook_deliveries", "svc_webhook_queue",
@@ -22,19 +20,10 @@ FAMILIES = ("svc_requests", "svc_request_seconds", "svc_answer_cache", "svc_limi
 
 @pytest.fixture
 def server(db_url, tmp_path):
-    port, metrics_port = free_port(), free_port()
-    env = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(tmp_path), "SVC_LOG_LEVEL": "WARNING",
-           "SVC_LIVE_FEED": "0"}
-    log = open(tmp_path / f"server-{port}.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers", "2",
-                             "--metrics-port", str(metrics_port)], env=env, stdout=log, stderr=subprocess.STDOUT)
-    yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{metrics_port}", tmp_path
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    metrics_port = free_port()
+    with serve_process(db_url, tmp_path, "--workers", "2", "--metrics-port", str(metrics_port),
+                       SVC_LIVE_FEED="0") as (_, base):
+        yield base, f"http://127.0.0.1:{metrics_port}", tmp_path
 
 
 def samples(text: str) -> dict[str, list]:

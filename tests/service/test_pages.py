@@ -13,17 +13,18 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import httpx
 import pytest
 import trio
 from conftest import make_key, run, sql
 
 from svc.core.db import connect_asyncio
+from svc.testing.serving import serve_process
 from svc.world.feed.publish import publish
 
-from .test_two_servers import free_port
+from .test_two_servers import wait_until_up
 
 HERE = Path(__file__).parent
 BROWSER_DIR = HERE.parents[1] / "var" / "browser"  # npm's playwright-core, kept between runs
@@ -61,20 +62,9 @@ def browser() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def server(db_url, tmp_path_factory):
-    port = free_port()
     home = tmp_path_factory.mktemp("pages")
-    env = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(home), "SVC_LOG_LEVEL": "WARNING",
-           "SVC_LIVE_FEED": "0"}  # the test changes the score itself
-    log = open(home / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port)], env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    yield f"http://127.0.0.1:{port}", home
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with serve_process(db_url, home, SVC_LIVE_FEED="0") as (_, base):  # the test changes the score itself
+        yield base, home
 
 
 def _a_score_to_change(db_url: str) -> tuple[str, str, list[int], list[int]]:
@@ -99,10 +89,6 @@ async def _change_score(db_url: str, match_id: str, g1: list[int], g2: list[int]
 
 
 async def test_docs_try_it_and_live_score_change_in_chromium(browser, server, db_url, tmp_path):
-    import httpx
-
-    from .test_two_servers import wait_until_up
-
     base, home = server
     async with httpx.AsyncClient(timeout=30) as client:
         await wait_until_up(client, base, home)

@@ -5,7 +5,6 @@ types, headers, response schemas) and that nothing answers 5xx."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,41 +13,28 @@ import urllib.request
 import pytest
 from conftest import make_key, sql
 
+from svc.testing.serving import serve_process
+
 EXAMPLES = int(os.environ.get("SVC_SCHEMATHESIS_EXAMPLES", "12"))  # per operation; CI time stays small
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(db_url, tmp_path_factory):
-    port = _free_port()
     home = tmp_path_factory.mktemp("svc-home")
-    log = open(home / "server.log", "wb")
-    env = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(home), "SVC_LOG_LEVEL": "WARNING"}
-    proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port)], env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/v1/openapi.json", timeout=2)
-            break
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.fail("server did not come up:\n" + (home / "server.log").read_text())
-            time.sleep(0.2)
-    # Thousands of generated calls: lift the Live plan's limits in this module's own database
-    # (after start-up, whose migration writes the limits).
-    sql(db_url, "UPDATE plans SET per_minute = 1000000000, per_day = 1000000000 WHERE name = 'live'")
-    yield base, make_key(db_url, "live")
-    proc.terminate()
-    proc.wait(timeout=15)
-    log.close()
+    with serve_process(db_url, home) as (proc, base):
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/v1/openapi.json", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    pytest.fail("server did not come up:\n" + "".join(p.read_text() for p in home.glob("server-*.log")))
+                time.sleep(0.2)
+        # Thousands of generated calls: lift the Live plan's limits in this module's own database
+        # (after start-up, whose migration writes the limits).
+        sql(db_url, "UPDATE plans SET per_minute = 1000000000, per_day = 1000000000 WHERE name = 'live'")
+        yield base, make_key(db_url, "live")
 
 
 def test_every_answer_conforms_to_the_description(server, tmp_path):

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -15,7 +13,9 @@ import pytest
 import trio
 from conftest import make_key
 
-from .test_two_servers import free_port, wait_until_up
+from svc.testing.serving import serve_process
+
+from .test_two_servers import wait_until_up
 
 
 def workers_of(pid: int) -> set[int]:
@@ -30,17 +30,8 @@ def workers_of(pid: int) -> set[int]:
 
 @pytest.fixture
 def server(db_url, tmp_path):
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(tmp_path), "SVC_LOG_LEVEL": "WARNING",
-           "SVC_LIVE_FEED": "0"}
-    log = open(tmp_path / f"server-{port}.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers", "2"],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
-    yield proc, f"http://127.0.0.1:{port}", tmp_path
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
-    log.close()
+    with serve_process(db_url, tmp_path, "--workers", "2", SVC_LIVE_FEED="0") as (proc, base):
+        yield proc, base, tmp_path
 
 
 async def test_a_killed_worker_is_replaced_while_the_other_serves(server, db_url):

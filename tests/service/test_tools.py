@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import subprocess
 import sys
 from contextlib import asynccontextmanager
 
@@ -22,27 +21,17 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from svc.access import keys as svc_keys
+from svc.testing.serving import serve_process
 from svc.tools.catalog import NAME_PATTERN
 
-from .test_two_servers import free_port, wait_until_up
+from .test_two_servers import wait_until_up
 
 
 @pytest.fixture(scope="module")
 def server(db_url, tmp_path_factory):
-    port = free_port()
     home = tmp_path_factory.mktemp("tools")
-    env = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(home), "SVC_LOG_LEVEL": "WARNING",
-           "SVC_LIVE_FEED": "0"}
-    log = open(home / f"server-{port}.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port)], env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    yield f"http://127.0.0.1:{port}", home
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with serve_process(db_url, home, SVC_LIVE_FEED="0") as (_, base):
+        yield base, home
 
 
 @asynccontextmanager

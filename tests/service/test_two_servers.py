@@ -4,10 +4,6 @@ ports against one database, 11 calls at once, exactly the allowance answered."""
 from __future__ import annotations
 
 import datetime as dt
-import os
-import socket
-import subprocess
-import sys
 
 import httpx
 import pytest
@@ -15,31 +11,13 @@ import trio
 from conftest import make_key, sql
 
 from svc.access import keys as svc_keys
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from svc.testing.serving import serve_process
 
 
 @pytest.fixture
 def two_servers(db_url, tmp_path):
-    ports = [free_port(), free_port()]
-    env = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(tmp_path), "SVC_LOG_LEVEL": "WARNING"}
-    logs = [open(tmp_path / f"server-{p}.log", "wb") for p in ports]
-    procs = [subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(p)], env=env,
-                              stdout=log, stderr=subprocess.STDOUT) for p, log in zip(ports, logs)]
-    yield [f"http://127.0.0.1:{p}" for p in ports]
-    for proc in procs:
-        proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    for log in logs:
-        log.close()
+    with serve_process(db_url, tmp_path) as (_, first), serve_process(db_url, tmp_path) as (_, second):
+        yield [first, second]
 
 
 async def wait_until_up(client: httpx.AsyncClient, base: str, log_dir) -> None:
