@@ -2,7 +2,7 @@
 answered by the HTTP call it stands for (svc.tools.calls).
 
 Two transports:
-- streamable HTTP at /mcp in the same process as the API (`mounted`): stateless, one HTTP
+- streamable HTTP at /mcp in the same process as the API (`Mounted`): stateless, one HTTP
   request per MCP request, the key in `Authorization: Bearer` or `X-API-Key` as for the API
   and never in the URL; listing tools needs no key, calling one is a call of the key's;
 - stdio (`python -m svc mcp`, `serve_stdio`): the key from SVC_API_KEY.
@@ -15,7 +15,6 @@ seconds to wait), so the assistant can act on it; an unknown tool is a protocol 
 from __future__ import annotations
 
 import contextvars
-import logging
 from typing import Any, Callable
 from urllib.parse import parse_qs
 
@@ -33,14 +32,13 @@ from svc.tools import calls
 from svc.tools.calls import ArgumentError, ASGIApp
 from svc.tools.catalog import Tool, tools
 
-log = logging.getLogger("svc.tools")
 MOUNT = "/mcp"
 INSTRUCTIONS = ("World badminton data: results and draws since 1899, players, head to head, rankings, "
                 "ratings and win chances, odds, live scores. Each tool is one endpoint of the HTTP API "
                 "(/v1/openapi.json) and answers its JSON {data, meta}; each call counts against the key's "
                 "plan and limits like an HTTP call.")
 
-# The key of the HTTP request an MCP request came in (set per request by `mounted`).
+# The key of the HTTP request an MCP request came in (set per request by `Mounted`).
 REQUEST_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("svc_tools_request_key", default=None)
 
 
