@@ -444,6 +444,17 @@ def test_the_pre_match_chance_is_the_chance_play_gives() -> None:
             assert abs(engine.match_chance(gap, engine.RALLY, disc)[0] - won / 4000) < 0.025, (disc, gap)
 
 
+def test_every_scale_names_each_series_once() -> None:
+    """The invented lower tiers of the full scale never take the slug of a real series (an
+    "Orléans Masters" of the invented kind beside the World Tour's own)."""
+    from svc.world.generate import SCALES
+    from svc.world.generate.calendar import series_of
+
+    for scale in SCALES.values():
+        slugs = [s.slug for s in series_of(scale)]
+        assert len(slugs) == len(set(slugs)), (scale.name, sorted(s for s in slugs if slugs.count(s) > 1))
+
+
 def test_deterministic(tiny: World, tmp_path) -> None:
     again = tmp_path / "again"
     generate_bundle(again, scale="tiny", seed=SEED, as_of=AS_OF)

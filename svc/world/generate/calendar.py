@@ -130,10 +130,13 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
             out.append(facts.Series(slug, f"{name} {suffix}", start, "minor",
                                     1 + int.from_bytes(digest("month", c.country, suffix)[:1], "big") % 12,
                                     ((start, (c.name,)),), days=5))
-    # and a Masters in every host city (Orléans Masters style), from the 1990s
+    # and a Masters in every host city (Orléans Masters style), from the 1990s, where the city has
+    # no real one already (facts: the Orléans and Akita Masters of the World Tour)
     for c in facts.CITIES:
         start = 1990 + int.from_bytes(digest("masters", c.name)[:2], "big") % 15
         slug = slugify(f"{c.name} Masters")
+        if slug in facts.SERIES_BY_SLUG:
+            continue
         MINOR_TIER[slug] = "International Challenge"
         out.append(facts.Series(slug, f"{c.name} Masters", start, "minor",
                                 1 + int.from_bytes(digest("month", c.name, "masters")[:1], "big") % 12,
