@@ -432,15 +432,15 @@ def test_engine_legal_game_by_era() -> None:
 
 def test_the_pre_match_chance_is_the_chance_play_gives() -> None:
     """Prices and the hidden truth (engine.match_chance: averaged over the form on the day, with the
-    serving edge) agree with matches played the way the generator plays them."""
+    serving edge and the game given up) agree with matches played the way the generator plays them."""
     import random
 
     rng = random.Random(11)
-    for disc in ("MS", "MD", "WD"):
-        edge = engine.serve_edge(disc, engine.RALLY)
+    for disc in ("MS", "WS", "MD", "WD", "XD"):
+        bias = engine.bias(disc, engine.RALLY)
         for gap in (-80.0, 0.0, 60.0):
             won = sum(engine.sample_match(rng, engine.rally_chance(gap + engine.form(rng, disc), 0.0), engine.RALLY,
-                                          edge)[2] == 1 for _ in range(4000))
+                                          bias)[2] == 1 for _ in range(4000))
             assert abs(engine.match_chance(gap, engine.RALLY, disc)[0] - won / 4000) < 0.025, (disc, gap)
 
 

@@ -227,7 +227,7 @@ class Feed:
         rules = _rules(m)
         p_day = engine.rally_chance((m["s1"] or 0.0) + engine.form(sub_rng(match_id, "form"), m["discipline"]),
                                     m["s2"] or 0.0)
-        play.play_until(st, p_day, rules, t, engine.serve_edge(m["discipline"], rules))
+        play.play_until(st, p_day, rules, t, engine.bias(m["discipline"], rules))
         if not st.rallies:
             return
         cols = list(zip(*st.rallies))

@@ -40,14 +40,14 @@ class Play:
         return sum(a > b for a, b in done), sum(b > a for a, b in done)
 
 
-def play_until(st: Play, p1: float, rules: engine.Rules, t: dt.datetime, edge: float = 0.0) -> None:
-    """Play every rally due by `t` (stops when the match is won); the server's rally chance is
-    `edge` below the side's."""
+def play_until(st: Play, p1: float, rules: engine.Rules, t: dt.datetime, bias: engine.Bias = engine.EVEN) -> None:
+    """Play every rally due by `t` (stops when the match is won); side 1's rally chance is p1
+    moved by `bias` (who serves, how far behind a side is), as in the generator."""
     while st.winner is None and st.next_at <= t:
         if not st.g1:
             st.g1, st.g2 = [0], [0]
         rng = sub_rng(st.match_id, st.rally_no)
-        won = 1 if rng.random() < (p1 - edge if st.server == 1 else p1 + edge) else 2
+        won = 1 if rng.random() < bias.chance(p1, st.server, st.g1[-1], st.g2[-1]) else 2
         serving = st.server
         if rules.rally_point or won == serving:
             if won == 1:

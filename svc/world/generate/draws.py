@@ -106,7 +106,7 @@ class Event:
         # the chance in play: the strengths shifted by the form on the day (m.p1 stays the
         # chance from the strengths alone, as the walkover's and everyone else's view of it)
         p_day = engine.rally_chance(m.s1 + engine.form(rng, self.disc), m.s2)
-        edge = engine.serve_edge(self.disc, m.rules)
+        bias = engine.bias(self.disc, m.rules)
         want_rallies = ed.state == "current" or (
             ed.end is not None and self.ctx.rally_from <= ed.end and rng.random() < self.ctx.scale.rally_share)
         if u < WALKOVER_RATE:
@@ -114,7 +114,7 @@ class Event:
             m.winner = 1 if rng.random() < 0.5 + (m.p1 - 0.5) * 2 else 2
             return m
         if want_rallies:
-            rallies = list(engine.play_rallies(rng, p_day, m.rules, first_server=rng.choice((1, 2)), edge=edge))
+            rallies = list(engine.play_rallies(rng, p_day, m.rules, first_server=rng.choice((1, 2)), bias=bias))
             if u < retire:
                 cut = rng.randrange(1, len(rallies))
                 rallies = rallies[:cut]
@@ -127,7 +127,7 @@ class Event:
                 won1 = sum(1 for a, b in zip(m.g1, m.g2) if a > b)
                 m.winner = 1 if won1 == engine.GAMES_TO_WIN else 2
             return m
-        g1, g2, winner = engine.sample_match(rng, p_day, m.rules, edge)
+        g1, g2, winner = engine.sample_match(rng, p_day, m.rules, bias)
         if u < retire:
             k = rng.randrange(len(g1))
             a, b = engine.partial_game(rng, engine.point_share(p_day, m.rules), m.rules)
