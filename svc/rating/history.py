@@ -9,6 +9,7 @@ figures) is kept in world_meta `rating_model`; /v1/predict and /v1/ratings repor
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 from collections import defaultdict
@@ -113,27 +114,42 @@ def held_out_figures(settings: Settings, rows: list[Any], forecasts: dict[str, F
 
 async def rebuild(conn: asyncpg.Connection) -> Model:
     """Rates the whole archive and replaces the rating tables (inside the caller's transaction)."""
+    return await finish_rebuild(conn, await begin_rebuild(conn))
+
+
+async def begin_rebuild(conn: asyncpg.Connection) -> asyncio.Future:
+    """Reads the archive and starts rating it in a thread; the connection is free for other work
+    (the other derived tables) until finish_rebuild writes the ratings."""
     world = await sqlrun.fetchval(conn, Q.world.source) or "empty"
-    settings = settings_for(world)
     rows = await sqlrun.fetch(conn, Q.ratings.results)
+    return asyncio.ensure_future(asyncio.to_thread(_rate, world, rows))
+
+
+async def finish_rebuild(conn: asyncpg.Connection, rating: asyncio.Future) -> Model:
+    """Waits for the rating begun by begin_rebuild and replaces the rating tables with it."""
+    model, days, matches, draws = await rating
+    await sqlrun.execute(conn, Q.ratings.clear)
+    await sqlrun.execute(conn, Q.ratings.in_force_index_drop)
+    await conn.copy_records_to_table("rating_days", records=days,
+                                     columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"])
+    await sqlrun.execute(conn, Q.ratings.in_force_index_create)
+    await conn.copy_records_to_table("rating_matches", columns=list(_MATCH_COLUMNS), records=matches)
+    await conn.copy_records_to_table("rating_draws", columns=["draw", "level"], records=draws)
+    await sqlrun.execute(conn, Q.ratings.model_save, model=model.to_json())
+    return model
+
+
+def _rate(world: str, rows: list[Any]) -> tuple[Model, list[tuple], list[tuple], list[tuple]]:
+    """The model and the rows of rating_days, rating_matches and rating_draws."""
+    settings = settings_for(world)
     first = rate_archive(attrs.evolve(settings, home_edge=None), rows)
     edge, test = fit_home_edge(settings, rows, first.forecasts)
     settings = attrs.evolve(settings, home_edge=edge, decider=fit_decider(settings, rows, first.forecasts))
     final = rate_archive(settings, rows) if edge is not None else first
     model = Model(version=f"{settings.version}/{world}", world=world, settings=settings, home_edge_test=test,
                   held_out=held_out_figures(settings, rows, final.forecasts))
-    await sqlrun.execute(conn, Q.ratings.clear)
-    await sqlrun.execute(conn, Q.ratings.in_force_index_drop)
-    await conn.copy_records_to_table("rating_days", records=with_until(final.days),
-                                     columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"])
-    await sqlrun.execute(conn, Q.ratings.in_force_index_create)
-    await conn.copy_records_to_table(
-        "rating_matches", columns=list(_MATCH_COLUMNS),
-        records=[_match_row(r, final.forecasts[r["id"]]) for r in rows if r["id"] in final.forecasts])
-    await conn.copy_records_to_table("rating_draws", columns=["draw", "level"],
-                                     records=list(final.ratings.entry.items()))
-    await sqlrun.execute(conn, Q.ratings.model_save, model=model.to_json())
-    return model
+    matches = [_match_row(r, final.forecasts[r["id"]]) for r in rows if r["id"] in final.forecasts]
+    return model, with_until(final.days), matches, list(final.ratings.entry.items())
 
 
 _MATCH_COLUMNS = ("match_id", "discipline", "year", "chance1", "rating1", "rating2", "winner_chance", "played")

@@ -24,6 +24,9 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> 
     `changed`; then move the data version on (answer caches start afresh). Returns the files run."""
     done = []
     touched = set(changed or ())
+    # the rating reads only base tables (RATED), so it can start first and run in a thread
+    # while the connection rebuilds the other derived tables
+    rating = await ratings.begin_rebuild(conn) if changed is None or touched & RATED else None
     for path in sorted(DERIVED_DIR.glob("*.sql")):
         text = path.read_text()
         if changed is not None and not any(re.search(rf"\b{t}\b", text) for t in touched):
@@ -31,8 +34,8 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> 
         await conn.execute(text)
         touched.update(_CREATED.findall(text))
         done.append(path.stem)
-    if changed is None or touched & RATED:
-        await ratings.rebuild(conn)
+    if rating is not None:
+        await ratings.finish_rebuild(conn, rating)
         done.append("ratings")
     await conn.execute(
         "INSERT INTO world_meta (key, value) VALUES ('data_version', '1') "

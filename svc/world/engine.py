@@ -54,9 +54,9 @@ SET_CHANCE = 0.7   # how often the side entitled to set chooses to (it was the u
 #   6-10 were too rare and games won by 2 too common in singles and mixed at the right
 #   three-game share; in men's and women's doubles they were not.
 RALLY_SCALE = 250.0
-FORM_SD = {"MS": 45.0, "WS": 70.0, "MD": 48.0, "WD": 95.0, "XD": 65.0}
+FORM_SD = {"MS": 35.0, "WS": 70.0, "MD": 48.0, "WD": 85.0, "XD": 65.0}
 SERVE_EDGE = {"MS": 0.015, "WS": 0.019, "MD": 0.071, "WD": 0.049, "XD": 0.059}
-LET_GO = {"MS": (3, 10, 0.02), "WS": (3, 8, 0.02), "XD": (4, 99, 0.01)}
+LET_GO = {"MS": (3, 8, 0.015), "WS": (3, 8, 0.015), "WD": (3, 10, 0.01), "XD": (4, 99, 0.01)}
 
 
 @dataclass(frozen=True)
@@ -261,32 +261,7 @@ def _outcomes(rules: Rules, bucket: int, set_chance: float, bias: Bias = EVEN,
     `bias` (`server` serves first; under rally point the rally's winner serves next). Without a
     serving edge who serves does not matter and is not tracked."""
     p = bucket / _BUCKETS
-    # state: (a, b, end, set_done, server) -> probability; processed in order of points played
-    frontier: dict[tuple[int, int, int, bool, int], float] = {(0, 0, rules.target, False, server): 1.0}
-    finals: dict[tuple[int, int], float] = {}
-    while frontier:
-        nxt: dict[tuple[int, int, int, bool, int], float] = {}
-        for (a, b, end, set_done, srv), mass in sorted(frontier.items()):
-            q = p if bias == EVEN else bias.chance(p, srv, a, b)
-            for who, share in ((1, q), (2, 1.0 - q)):
-                na, nb = (a + 1, b) if who == 1 else (a, b + 1)
-                m = mass * share
-                if m < 1e-12:
-                    continue
-                nsrv = who if bias.serve else srv
-                branches = [((end, set_done), m)]
-                if not rules.rally_point and not set_done and na == nb:
-                    for at, set_end in rules.settings:
-                        if na == at:
-                            branches = [((set_end, True), m * set_chance), ((end, False), m * (1 - set_chance))]
-                            break
-                for (e2, sd), bm in branches:
-                    if rules.game_over(na, nb, e2):
-                        finals[(na, nb)] = finals.get((na, nb), 0.0) + bm
-                    else:
-                        key = (na, nb, e2, sd, nsrv)
-                        nxt[key] = nxt.get(key, 0.0) + bm
-        frontier = nxt
+    finals = _rally_finals(rules, p, bias, server) if rules.rally_point else _sideout_finals(rules, p, set_chance)
     scores = sorted(finals)
     total = sum(finals.values())
     cum, run = [], 0.0
@@ -295,6 +270,69 @@ def _outcomes(rules: Rules, bucket: int, set_chance: float, bias: Bias = EVEN,
         cum.append(run)
     cum[-1] = 1.0
     return cum, scores
+
+
+def _rally_finals(rules: Rules, p: float, bias: Bias, server: int) -> dict[tuple[int, int], float]:
+    """Final scores' probabilities of a rally-point game, points played one level at a time
+    (flat lists by score and server: this runs for every chance bucket and bias, thousands
+    of times per world)."""
+    target, cap = rules.target, rules.cap
+    track = 1 if bias.serve else 0  # without a serving edge who serves is not tracked
+    finals: dict[tuple[int, int], float] = {}
+    # side 1's rally chance by (lead, server), the lead clipped to +-cap: Bias.chance, looked up
+    chance = {(lead, si): bias.chance(p, si + 1, max(lead, 0), max(-lead, 0))
+              for lead in range(-cap, cap + 1) for si in (0, 1)}
+    cur = [[0.0, 0.0] for _ in range(cap + 1)]  # cur[a][server - 1] at a + b = n
+    cur[0][server - 1 if track else 0] = 1.0
+    for n in range(2 * cap):
+        nxt = [[0.0, 0.0] for _ in range(cap + 1)]
+        for a in range(max(0, n - cap), min(n, cap) + 1):
+            b = n - a
+            row = cur[a]
+            for si in (0, 1):
+                mass = row[si]
+                if mass == 0.0:
+                    continue
+                q = chance[(a - b, si)]
+                for na, nb, m, nsi in ((a + 1, b, mass * q, 0 if track else si),
+                                       (a, b + 1, mass * (1.0 - q), 1 if track else si)):
+                    if m < 1e-12:
+                        continue
+                    if (na >= target or nb >= target) and abs(na - nb) >= 2 or na == cap or nb == cap:
+                        finals[(na, nb)] = finals.get((na, nb), 0.0) + m
+                    else:
+                        nxt[na][nsi] += m
+        cur = nxt
+    return finals
+
+
+def _sideout_finals(rules: Rules, p: float, set_chance: float) -> dict[tuple[int, int], float]:
+    """Final scores' probabilities of a side-out game (points as independent, with setting)."""
+    # state: (a, b, end, set_done) -> probability; processed in order of points played
+    frontier: dict[tuple[int, int, int, bool], float] = {(0, 0, rules.target, False): 1.0}
+    finals: dict[tuple[int, int], float] = {}
+    while frontier:
+        nxt: dict[tuple[int, int, int, bool], float] = {}
+        for (a, b, end, set_done), mass in frontier.items():
+            for who, share in ((1, p), (2, 1.0 - p)):
+                na, nb = (a + 1, b) if who == 1 else (a, b + 1)
+                m = mass * share
+                if m < 1e-12:
+                    continue
+                branches = [((end, set_done), m)]
+                if not set_done and na == nb:
+                    for at, set_end in rules.settings:
+                        if na == at:
+                            branches = [((set_end, True), m * set_chance), ((end, False), m * (1 - set_chance))]
+                            break
+                for (e2, sd), bm in branches:
+                    if rules.game_over(na, nb, e2):
+                        finals[(na, nb)] = finals.get((na, nb), 0.0) + bm
+                    else:
+                        key = (na, nb, e2, sd)
+                        nxt[key] = nxt.get(key, 0.0) + bm
+        frontier = nxt
+    return finals
 
 
 def sample_game(rng: random.Random, point_p1: float, rules: Rules, set_chance: float = SET_CHANCE,

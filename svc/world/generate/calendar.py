@@ -64,6 +64,9 @@ FULL_DRAW_SERIES = {"all-england", "world-championships", "olympic-games", "worl
 
 
 def singles_draw(series: facts.Series, year: int, scale: Scale) -> int:
+    """The men's singles draw of an edition (knockout_draw sizes the other disciplines from it).
+    The World Tour of 2018 on keeps its real sizes at every scale but tiny."""
+    world_tour = facts.tier(series, year) if series.kind == "open" and year >= 2018 else None
     if series.kind in ("team",):
         return 0
     if series.kind == "finals":
@@ -82,10 +85,12 @@ def singles_draw(series: facts.Series, year: int, scale: Scale) -> int:
         size = 32 if series.name.endswith("Masters") else 64  # open entry fills big draws
     elif series.kind == "open" and year < 2018 and year >= 1985:
         size = 64
+    elif world_tour:
+        size = 64 if world_tour == "Super 100" else 32  # Super 100: men's singles 64, the rest 32
     else:
         size = 32
     size = min(size, scale.draw_cap)
-    if series.slug not in FULL_DRAW_SERIES or scale.draw_cap < 32:
+    if (series.slug not in FULL_DRAW_SERIES and not world_tour) or scale.draw_cap < 32:
         size //= scale.draw_div
     return max(8 if series.kind != "para" else 4, size)
 

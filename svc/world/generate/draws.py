@@ -176,9 +176,10 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     need = offset + size * 4
 
     people = ctx.people
+    free = people.free_for(ed.id, ed.start, ed.end)
 
     def allowed(p: Player) -> bool:
-        if not people.free(p, ed.id, ed.start, ed.end):
+        if not free(p):
             return False  # playing another event that week
         if region is None:
             return True
@@ -266,6 +267,8 @@ def knockout_draw(ctx: Context, ev: Event) -> tuple[list[tuple[tuple, int | None
     size = ed.draw_size or 32
     if ev.disc in ("MD", "WD", "XD") and not ed.series.para and size > 32:
         size //= 2  # doubles draws are half the singles draw in big events
+    if ed.tier == "Super 100" and ev.disc != "MS":
+        size = min(size, 32)  # a Super 100's men's singles is the only draw of 64
     if ed.series.kind == "olympics" and ev.disc in ("MD", "WD", "XD"):
         size = max(8, size // 2)
     entries = entries_of(ctx, ev, size)

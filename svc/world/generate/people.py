@@ -5,6 +5,7 @@ era, and doubles partnerships that persist and break; names by the nation's conv
 from __future__ import annotations
 
 import datetime as dt
+from typing import Callable
 
 from svc.world import facts
 from svc.world.generate.ids import make_id, slugify, sub_rng
@@ -112,20 +113,19 @@ class People:
         self.cohorts[key] = out
         return out
 
-    def free(self, p: Player, edition: str, start: dt.date | None, end: dt.date | None) -> bool:
-        """Whether `p` may enter this edition: no other edition of theirs overlaps its days or
-        starts in the same calendar week (editions without dates are never in the way)."""
-        held = self.booked.get(p.idx)
-        if not held or start is None or end is None:
-            return True
-        if held.get(start.isocalendar()[:2], edition) != edition:
-            return False
-        day = start
-        while day <= end:
-            if held.get(day, edition) != edition:
-                return False
-            day += ONE_DAY
-        return True
+    def free_for(self, edition: str, start: dt.date | None, end: dt.date | None) -> Callable[[Player], bool]:
+        """Whether a player may enter this edition: no other edition of theirs overlaps its days
+        or starts in the same calendar week (editions without dates are never in the way). The
+        edition's week and days are worked out once, for the many players an entry list tries."""
+        if start is None or end is None:
+            return lambda p: True
+        keys = [start.isocalendar()[:2]] + [start + ONE_DAY * k for k in range((end - start).days + 1)]
+        booked = self.booked
+
+        def free(p: Player) -> bool:
+            held = booked.get(p.idx)
+            return not held or all(held.get(k, edition) == edition for k in keys)
+        return free
 
     def book(self, players, edition: str, start: dt.date | None, end: dt.date | None) -> None:
         if start is None or end is None:

@@ -39,10 +39,11 @@ class TeamEvent:
         """
         year = self.ed.play_year
         people = self.ctx.people
+        free = people.free_for(self.ed.id, self.ed.start, self.ed.end)
 
         def squad(g: str, prefer: str) -> list[Player]:
             pool = [p for p in people.active("senior", g, year)
-                    if p.country == nation and people.free(p, self.ed.id, self.ed.start, self.ed.end)]
+                    if p.country == nation and free(p)]
             pool.sort(key=lambda p: (p.kind == prefer, -p.strength(year), p.idx))
             return pool
 
