@@ -38,6 +38,7 @@ COUNTRIES: tuple[tuple[str, str, str], ...] = (
     ("MRI", "Mauritius", "AF"), ("ALG", "Algeria", "AF"), ("UGA", "Uganda", "AF"),
     ("KEN", "Kenya", "AF"), ("ETH", "Ethiopia", "AF"), ("GRE", "Greece", "EU"),
     ("ITA", "Italy", "EU"),
+    ("JAM", "Jamaica", "AM"), ("QAT", "Qatar", "AS"),
 )
 COUNTRY_CONTINENT = {c[0]: c[2] for c in COUNTRIES}
 
@@ -89,8 +90,9 @@ NATION_FROM = {
     # the successors of the Soviet Union, Czechoslovakia and Yugoslavia, after the break-ups
     "RUS": 1992, "UKR": 1992, "KAZ": 1992, "EST": 1992, "AZE": 1992, "SLO": 1992, "CZE": 1993,
 }
-# Nations that exist only in certain years (GBR is the Olympic team of the home nations).
-NO_PLAYERS = frozenset({"GBR"})
+# Nations without players of their own: GBR is the Olympic team of the home nations; Jamaica
+# and Qatar are here as hosts of the 1966 Commonwealth and 2006 Asian Games.
+NO_PLAYERS = frozenset({"GBR", "JAM", "QAT"})
 
 
 def nation_strengths(year: int) -> tuple[tuple[str, float], ...]:
@@ -191,7 +193,7 @@ CITIES: tuple[City, ...] = (
     City("Rio de Janeiro", "BRA", 5, -3, (("Riocentro Pavilion 4", None),)),
     City("Hiroshima", "JPN", 10, 9, (("Hiroshima Sun Plaza", None),)),
     City("Edinburgh", "SCO", 47, 0, (("Meadowbank Sports Centre", None),)),
-    City("Kingston", "CAN", 93, -5, (("Kingston Memorial Centre", None),)),
+    City("Kingston", "JAM", 50, -5, (("National Arena", None),)),
     # hosts of the Thomas, Uber and World Championship finals that hold no other event
     City("Preston", "ENG", 30, 0, (("Preston Public Hall", None),)),
     City("Lytham St Annes", "ENG", 10, 0, (("Lowther Pavilion", None),)),
@@ -216,6 +218,18 @@ CITIES: tuple[City, ...] = (
     City("Nanning", "CHN", 80, 8, (("Guangxi Sports Centre Gymnasium", None),)),
     City("Suzhou", "CHN", 5, 8, (("Suzhou Olympic Sports Centre", None),)),
     City("Xiamen", "CHN", 10, 8, (("Xiamen Fenghuang Sports Centre", None),)),
+    # hosts of Commonwealth and Asian Games (new cities go last: a city's id is its position)
+    City("Christchurch", "NZL", 6, 12, (("Queen Elizabeth II Park", None),)),
+    City("Edmonton", "CAN", 645, -7, (("Edmonton Gardens", None),)),
+    City("Brisbane", "AUS", 27, 10, (("Chandler Sports Centre", None),)),
+    City("Victoria", "CAN", 23, -8, (("University of Victoria Gymnasium", None),)),
+    City("Manchester", "ENG", 38, 0, (("Manchester Arena", None),)),
+    City("Melbourne", "AUS", 31, 10, (("Melbourne Convention and Exhibition Centre", None),)),
+    City("Busan", "KOR", 10, 9, (("Gangseo Gymnasium", None),)),
+    City("Doha", "QAT", 10, 3, (("Aspire Hall", None),)),
+    City("Incheon", "KOR", 10, 9, (("Gyeyang Gymnasium", None),)),
+    City("Hangzhou", "CHN", 19, 8, (("Binjiang Gymnasium", None),)),
+    City("Nagoya", "JPN", 15, 9, (("Nagoya Congress Center", None),)),
 )
 CITY_ID = {c.name: i + 1 for i, c in enumerate(CITIES)}
 
@@ -329,7 +343,8 @@ SERIES_BY_SLUG = {s.slug: s for s in SERIES}
 
 # Hosts as they were, by edition year (the label year: Tokyo 2020 was played in 2021). Sources:
 # the BWF's lists of World Championships, Thomas, Uber and Sudirman Cup finals, the IOC's list of
-# Olympic Games; the 2020-21 moves from the BWF calendars of those years. Years not listed
+# Olympic Games, the Commonwealth Games Federation's and the Olympic Council of Asia's lists of
+# Games; the 2020-21 moves from the BWF calendars of those years. Years not listed
 # (editions still to be awarded) rotate through the series' host pool.
 HOSTS: dict[str, dict[int, str]] = {
     "olympic-games": {1992: "Barcelona", 1996: "Atlanta", 2000: "Sydney", 2004: "Athens", 2008: "Beijing",
@@ -354,6 +369,14 @@ HOSTS: dict[str, dict[int, str]] = {
                      1999: "Copenhagen", 2001: "Seville", 2003: "Eindhoven", 2005: "Beijing", 2007: "Glasgow",
                      2009: "Guangzhou", 2011: "Qingdao", 2013: "Kuala Lumpur", 2015: "Dongguan", 2017: "Gold Coast",
                      2019: "Nanning", 2021: "Vantaa", 2023: "Suzhou", 2025: "Xiamen"},
+    "commonwealth-games": {1966: "Kingston", 1970: "Edinburgh", 1974: "Christchurch", 1978: "Edmonton",
+                           1982: "Brisbane", 1986: "Edinburgh", 1990: "Auckland", 1994: "Victoria",
+                           1998: "Kuala Lumpur", 2002: "Manchester", 2006: "Melbourne", 2010: "New Delhi",
+                           2014: "Glasgow", 2018: "Gold Coast", 2022: "Birmingham"},
+    "asian-games": {1962: "Jakarta", 1966: "Bangkok", 1970: "Bangkok", 1974: "Tehran", 1978: "Bangkok",
+                    1982: "New Delhi", 1986: "Seoul", 1990: "Beijing", 1994: "Hiroshima", 1998: "Bangkok",
+                    2002: "Busan", 2006: "Doha", 2010: "Guangzhou", 2014: "Incheon", 2018: "Jakarta",
+                    2022: "Hangzhou", 2026: "Nagoya"},
     "european-championships": {2020: "Kyiv"},
     "indonesia-open": {2021: "Bali"},
     "indonesia-masters": {2021: "Bali"},
@@ -417,7 +440,7 @@ def edition_years(series: Series, last_year: int) -> list[int]:
         irregular = [1962, 1965, 1969, 1971, 1976, 1983, 1985, 1987, 1988, 1989, 1991, 1992]
         return [y for y in irregular + _every(1994, 1, last_year) if y <= last_year and (s, y) not in CANCELLED]
     if s in ("commonwealth-games", "asian-games"):
-        return _every(series.first_year, 4, last_year)
+        return [y for y in _every(series.first_year, 4, last_year) if (s, y) not in CANCELLED]
     if s == "world-junior-championships":
         return [y for y in _every(1992, 1, last_year) if (s, y) not in CANCELLED]
     if s == "para-world-championships":
@@ -447,10 +470,12 @@ CANCELLED = frozenset(
                            "korea-masters", "syed-modi-international", "new-zealand-open", "australian-open",
                            "vietnam-open", "saarlorlux-open")}
     | {(s, 2022) for s in ("china-open", "hong-kong-open", "fuzhou-china-open", "new-zealand-open",
-                           "thailand-masters")})
+                           "thailand-masters")}
+    # not the pandemic: Glasgow's Commonwealth Games of 2026 left badminton out of their programme
+    | {("commonwealth-games", 2026)})
 
 # Editions played a year after their label (Tokyo 2020 in 2021).
-PLAYED_LATE = {("olympic-games", 2020): 2021, ("paralympic-games", 2020): 2021,
+PLAYED_LATE = {("olympic-games", 2020): 2021, ("paralympic-games", 2020): 2021, ("asian-games", 2022): 2023,
                ("thomas-cup", 2020): 2021, ("uber-cup", 2020): 2021, ("world-tour-finals", 2020): 2021,
                ("european-championships", 2020): 2021}
 # Editions played in another month than their series' usual one (the 2020-21 moves).
