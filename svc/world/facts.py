@@ -230,6 +230,11 @@ CITIES: tuple[City, ...] = (
     City("Incheon", "KOR", 10, 9, (("Gyeyang Gymnasium", None),)),
     City("Hangzhou", "CHN", 19, 8, (("Binjiang Gymnasium", None),)),
     City("Nagoya", "JPN", 15, 9, (("Nagoya Congress Center", None),)),
+    # hosts of Super 100 series of 2018-2019
+    City("Lingshui", "CHN", 10, 8, (("Lingshui Sports Centre", None),)),
+    City("Vladivostok", "RUS", 10, 10, (("Sports Complex Olympic", None),)),
+    City("Pangkalpinang", "INA", 10, 7, (("GOR Sahabudin", None),)),
+    City("Malang", "INA", 440, 7, (("GOR Ken Arok", None),)),
 )
 CITY_ID = {c.name: i + 1 for i, c in enumerate(CITIES)}
 
@@ -302,6 +307,10 @@ SERIES: tuple[Series, ...] = (
     Series("vietnam-open", "Vietnam Open", 2018, "open", 9, ((2018, ("Ho Chi Minh City",)),)),
     Series("hyderabad-open", "Hyderabad Open", 2018, "open", 8, ((2018, ("Hyderabad",)),), last_year=2019),
     Series("akita-masters", "Akita Masters", 2018, "open", 7, ((2018, ("Akita",)),), last_year=2019),
+    Series("china-masters", "China Masters", 2018, "open", 4, ((2018, ("Lingshui",)),), last_year=2019),
+    Series("russian-open", "Russian Open", 2018, "open", 7, ((2018, ("Vladivostok",)),), last_year=2019),
+    Series("indonesia-masters-super-100", "Indonesia Masters Super 100", 2018, "open", 9,
+           ((2018, ("Pangkalpinang", "Malang")),), last_year=2019),
     Series("world-championships", "World Championships", 1977, "worlds", 8, ((1977, WORLD_HOSTS),),
            medals=True, days=7),
     Series("olympic-games", "Olympic Games", 1992, "olympics", 7,
@@ -378,6 +387,7 @@ HOSTS: dict[str, dict[int, str]] = {
                     2002: "Busan", 2006: "Doha", 2010: "Guangzhou", 2014: "Incheon", 2018: "Jakarta",
                     2022: "Hangzhou", 2026: "Nagoya"},
     "european-championships": {2020: "Kyiv"},
+    "indonesia-masters-super-100": {2018: "Pangkalpinang", 2019: "Malang"},
     "indonesia-open": {2021: "Bali"},
     "indonesia-masters": {2021: "Bali"},
     "world-tour-finals": {2020: "Bangkok", 2021: "Bali"},
@@ -499,7 +509,7 @@ WORLD_TOUR_TIER: dict[str, tuple[tuple[int, str], ...]] = {
     "korea-open": ((2018, "Super 500"),),
     "hong-kong-open": ((2018, "Super 500"),),
     "thailand-open": ((2018, "Super 500"),),
-    "canada-open": ((2018, "Super 300"), (2023, "Super 500")),
+    "canada-open": ((2018, "Super 100"), (2023, "Super 500")),
     "german-open": ((2018, "Super 300"),),
     "swiss-open": ((2018, "Super 300"),),
     "us-open": ((2018, "Super 300"),),
@@ -519,6 +529,9 @@ WORLD_TOUR_TIER: dict[str, tuple[tuple[int, str], ...]] = {
     "vietnam-open": ((2018, "Super 100"),),
     "hyderabad-open": ((2018, "Super 100"),),
     "akita-masters": ((2018, "Super 100"),),
+    "china-masters": ((2018, "Super 100"),),
+    "russian-open": ((2018, "Super 100"),),
+    "indonesia-masters-super-100": ((2018, "Super 100"),),
 }
 SUPERSERIES = {"all-england", "denmark-open", "malaysia-open", "singapore-open", "french-open", "japan-open",
                "indonesia-open", "hong-kong-open", "china-open", "korea-open"}

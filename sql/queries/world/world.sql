@@ -9,3 +9,13 @@ SELECT coalesce((SELECT value FROM world_meta WHERE key = 'source'), (SELECT val
 -- name: coverage
 -- The loaded world's note on what it does not cover (world_meta `coverage`), null when it covers everything.
 SELECT value FROM world_meta WHERE key = 'coverage';
+
+-- name: plain-indexes
+-- The indexes of `tables` that back no constraint (name and CREATE statement): the importer
+-- drops them before its COPY and builds them again after, as a bulk load should (a GIN index
+-- over player arrays built once is several times cheaper than kept up row by row).
+SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS ddl
+FROM pg_index i
+WHERE i.indrelid = ANY (:tables::regclass[])
+  AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+ORDER BY 1;
