@@ -38,6 +38,13 @@ OUT = ROOT / "ops" / "bench" / "out"
 async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
     """Bench keys (one per connection, so no two connections contend for one counter row)
     and sample parameters taken from the world."""
+    keys, samples = await prepare_varied(url, clients, 1)
+    return keys, samples[0]
+
+
+async def prepare_varied(url: str, clients: int, kinds: int) -> tuple[list[str], list[dict[str, str]]]:
+    """Bench keys and `kinds` sets of sample parameters: the first from the busiest player, the
+    biggest edition ..., the next ones from the next busiest (varied parameters, busy included)."""
     from svc.world.replace import generate_world, world_is_empty
 
     conn = await connect_asyncio(url)
@@ -47,41 +54,50 @@ async def prepare(url: str, clients: int) -> tuple[list[str], dict[str, str]]:
             print("loading the demo world first", file=sys.stderr)
             await generate_world(conn, scale="demo", seed=1899, as_of=dt.datetime.now(dt.timezone.utc).date())
         keys = [await svc_keys.create_key(conn, plan="live", account="bench") for _ in range(clients)]
-        s = {}
-        s["event"] = await conn.fetchval(
-            "SELECT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id WHERE m.status = 'finished' "
-            "ORDER BY m.day DESC LIMIT 1")
-        s["day"] = (await conn.fetchval("SELECT max(day) FROM matches WHERE status = 'finished'")).isoformat()
-        s["player"] = (await conn.fetchval(
-            "SELECT p.name FROM players p JOIN player_totals t ON t.player_id = p.id ORDER BY t.matches DESC LIMIT 1"))
-        s["year"] = str(dt.datetime.now(dt.timezone.utc).year)
-        # the busiest player, the opponent they met most often, their latest year, a long-reigning number one
-        s["player_id"] = await conn.fetchval("SELECT player_id FROM player_totals ORDER BY matches DESC, player_id LIMIT 1")
-        s["rival_id"] = await conn.fetchval(
-            "SELECT opponent FROM player_opponents WHERE player_id = $1 AND scope = 'all' "
-            "ORDER BY meetings DESC, opponent LIMIT 1", s["player_id"])
-        s["player_year"] = str(await conn.fetchval("SELECT max(year) FROM player_match WHERE player_id = $1",
-                                                   s["player_id"]))
-        s["number_one"] = await conn.fetchval("SELECT player1 FROM number_one_reigns ORDER BY weeks DESC, first_day LIMIT 1")
-        # places, editions and matches
-        s["country"] = await conn.fetchval("SELECT code FROM country_stats ORDER BY titles DESC, code LIMIT 1")
-        s["rallies_event"] = await conn.fetchval(
-            "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND EXISTS "
-            "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC, m.id LIMIT 1")
-        s["venue"] = await conn.fetchval("SELECT id FROM venue_stats ORDER BY editions DESC, id LIMIT 1")
-        s["priced_match"] = await conn.fetchval(
-            "SELECT match_id FROM odds WHERE market = 'handicap_points' ORDER BY match_id DESC LIMIT 1")
-        s["medal_edition"] = await conn.fetchval(
-            "SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date ORDER BY year DESC, id LIMIT 1")
-        s["big_edition"] = await conn.fetchval(
-            "SELECT tournament_id FROM matches GROUP BY tournament_id ORDER BY count(*) DESC, tournament_id LIMIT 1")
-        s["team_edition"] = await conn.fetchval(
-            "SELECT id FROM tournaments WHERE team AND end_date < current_date ORDER BY year DESC, id LIMIT 1")
-        s["final"] = await conn.fetchval(
-            "SELECT id FROM matches WHERE round_code = 'F' AND status = 'finished' ORDER BY day DESC, id LIMIT 1")
-        return keys, s
+        return keys, [await sample(conn, i) for i in range(kinds)]
     finally:
         await conn.close()
+
+
+async def sample(conn, i: int) -> dict[str, str]:
+    """The i-th set of sample parameters (0: the busiest player, the biggest edition, the latest final ...)."""
+    one = "LIMIT 1 OFFSET $1"
+    s = {}
+    s["event"] = await conn.fetchval(
+        "SELECT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id WHERE m.status = 'finished' "
+        f"AND o.market = 'winner' ORDER BY m.day DESC, m.event_id {one}", i)
+    s["day"] = (await conn.fetchval(
+        f"SELECT day FROM (SELECT DISTINCT day FROM matches WHERE status = 'finished' AND day IS NOT NULL) d "
+        f"ORDER BY day DESC {one}", i)).isoformat()
+    s["player"] = await conn.fetchval(
+        f"SELECT p.name FROM players p JOIN player_totals t ON t.player_id = p.id ORDER BY t.matches DESC, p.id {one}", i)
+    s["year"] = str(dt.datetime.now(dt.timezone.utc).year)
+    # a busy player, the opponent they met most often, their latest year, a long-reigning number one
+    s["player_id"] = await conn.fetchval(f"SELECT player_id FROM player_totals ORDER BY matches DESC, player_id {one}", i)
+    s["rival_id"] = await conn.fetchval(
+        "SELECT opponent FROM player_opponents WHERE player_id = $1 AND scope = 'all' "
+        "ORDER BY meetings DESC, opponent LIMIT 1", s["player_id"])
+    s["player_year"] = str(await conn.fetchval("SELECT max(year) FROM player_match WHERE player_id = $1",
+                                               s["player_id"]))
+    s["number_one"] = await conn.fetchval(
+        f"SELECT player1 FROM number_one_reigns ORDER BY weeks DESC, first_day {one}", i)
+    # places, editions and matches
+    s["country"] = await conn.fetchval(f"SELECT code FROM country_stats ORDER BY titles DESC, code {one}", i)
+    s["rallies_event"] = await conn.fetchval(
+        "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND EXISTS "
+        f"(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC, m.id {one}", i)
+    s["venue"] = await conn.fetchval(f"SELECT id FROM venue_stats ORDER BY editions DESC, id {one}", i)
+    s["priced_match"] = await conn.fetchval(
+        f"SELECT match_id FROM odds WHERE market = 'handicap_points' ORDER BY match_id DESC {one}", i)
+    s["medal_edition"] = await conn.fetchval(
+        f"SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date ORDER BY year DESC, id {one}", i)
+    s["big_edition"] = await conn.fetchval(
+        f"SELECT tournament_id FROM matches GROUP BY tournament_id ORDER BY count(*) DESC, tournament_id {one}", i)
+    s["team_edition"] = await conn.fetchval(
+        f"SELECT id FROM tournaments WHERE team AND end_date < current_date ORDER BY year DESC, id {one}", i)
+    s["final"] = await conn.fetchval(
+        f"SELECT id FROM matches WHERE round_code = 'F' AND status = 'finished' ORDER BY day DESC, id {one}", i)
+    return s
 
 
 async def lift_limits(url: str) -> None:

@@ -1,0 +1,232 @@
+"""ops/bench/goals.py: the four performance goals, each a ratio against a baseline measured in
+the same run, measured twice (run 1, run 2) so that the spread shows beside the figure.
+
+    .venv/bin/python -m ops.bench.goals [--seconds 3] [--full-url URL] [--streams 10000] [--only 1,3]
+
+1. A cached read through the full path (key, plan, limits, cached bytes: /v1/countries with the
+   answer cache on) against a bare Hypercorn-trio ASGI app with the same worker count (one), at
+   1, 8 and 32 clients: goal >= 0.70. An uncached one-query read (/v1/countries, cache off): >= 0.40.
+2. Every endpoint's p95 at one client with the cache off and varied parameters (the busiest
+   players first, then the next ones), on the world at --full-url (default: DATABASE_URL or the
+   embedded server's): goal <= 20 ms.
+3. Cached reads on `serve --workers 2` against `--workers 1`, at 8 and 32 clients: goal >= 1.8;
+   beside it the bare app's own two-worker ratio on the same machine (the load generator shares
+   the two cores with the workers).
+4. Live streams at --streams against the peer (sse-starlette on uvicorn, ops/bench/stream.py):
+   memory per stream <= 0.6 of the peer's, change p99 <= the peer's, opening all <= 1.5 x the
+   peer's time, the longest full collection <= 100 ms.
+
+The servers are started here on free ports (`svc serve` reads DATABASE_URL); the Live plan's
+limits are lifted while it runs and restored at the end, as `python -m ops.bench` does. Prints
+one Markdown report and saves it under ops/bench/out/goals-<UTC time>.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import os
+import statistics
+import sys
+from pathlib import Path
+from typing import Callable
+
+from ops.bench import stream
+from ops.bench.__main__ import OUT, ROOT, lift_limits, measure, prepare_varied, restore, sample_paths, start, wait_up
+from ops.bench.loadgen import Result, request_bytes
+from svc.assembly import REGISTRY
+from svc.core.settings import Settings
+from svc.testing.serving import free_port
+
+CLIENTS = (1, 8, 32)
+RUNS = (1, 2)
+CACHED = "/v1/countries"   # answered from the answer cache after the first call
+VARIED = 8                 # sets of sample parameters per endpoint for goal 2
+
+
+def spread(values: list[float], fmt: str = "{:.2f}") -> str:
+    """'run 1 / run 2 (mean)' for a figure measured twice."""
+    return " / ".join(fmt.format(v) for v in values) + f" (mean {fmt.format(statistics.fmean(values))})"
+
+
+def verdict(values: list[float], ok: Callable[[float], bool]) -> str:
+    return "met" if all(ok(v) for v in values) else "met in one run" if any(ok(v) for v in values) else "missed"
+
+
+class Servers:
+    """The servers of goals 1 and 3, started once and stopped at the end."""
+
+    def __init__(self, url: str, home: Path) -> None:
+        env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(home)}
+        self.ports: dict[str, int] = {}
+        self.procs = []
+        for name, workers, cache in (("svc1", 1, "1"), ("svc1_nocache", 1, "0"), ("svc2", 2, "1")):
+            port = self.ports[name] = free_port()
+            self.procs.append(start([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers",
+                                     str(workers)], {**env, "SVC_CACHE": cache}))
+        for name, workers in (("bare1", 1), ("bare2", 2)):
+            port = self.ports[name] = free_port()
+            self.procs.append(start([sys.executable, "-m", "hypercorn", "--worker-class", "trio", "--workers",
+                                     str(workers), "--bind", f"127.0.0.1:{port}", "bare_asgi:app"], env,
+                                    cwd=ROOT / "ops" / "bench"))
+        for name, port in self.ports.items():
+            wait_up(port, "/" if name.startswith("bare") else "/v1/openapi.json")
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.terminate()
+        for p in self.procs:
+            p.wait(timeout=15)
+
+
+def load(port: int, path: str, keys: list[str], clients: int, seconds: float) -> Result:
+    reqs = [[request_bytes(path, {"Authorization": f"Bearer {keys[i]}"} if keys else {})] for i in range(clients)]
+    r = measure(port, reqs, seconds)
+    bad = {s: n for s, n in r.statuses.items() if s != 200}
+    if bad:
+        raise SystemExit(f"{path} on port {port} answered {bad}")
+    return r
+
+
+def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str]:
+    p = servers.ports
+    g1: dict[tuple[str, int], list[float]] = {}
+    g3: dict[tuple[str, int], list[float]] = {}
+    for _run in RUNS:
+        for c in CLIENTS:
+            # interleaved: the baseline right before the figures it divides
+            bare = load(p["bare1"], "/", [], c, seconds).rps
+            g1.setdefault(("cached", c), []).append(load(p["svc1"], CACHED, keys, c, seconds).rps / bare)
+            g1.setdefault(("uncached", c), []).append(load(p["svc1_nocache"], CACHED, keys, c, seconds).rps / bare)
+            print(f"goal 1, {c} clients: cached {g1['cached', c][-1]:.2f}, uncached {g1['uncached', c][-1]:.2f}",
+                  file=sys.stderr, flush=True)
+        for c in CLIENTS[1:]:
+            one = load(p["svc1"], CACHED, keys, c, seconds).rps
+            two = load(p["svc2"], CACHED, keys, c, seconds).rps
+            bare1 = load(p["bare1"], "/", [], c, seconds).rps
+            bare2 = load(p["bare2"], "/", [], c, seconds).rps
+            g3.setdefault(("svc", c), []).append(two / one)
+            g3.setdefault(("bare", c), []).append(bare2 / bare1)
+            print(f"goal 3, {c} clients: ours {two / one:.2f}, bare {bare2 / bare1:.2f}", file=sys.stderr, flush=True)
+    lines = ["## Goal 1: a read through the full path against bare Hypercorn-trio (one worker each)", "",
+             "| read | clients | × bare, run 1 / run 2 | goal | verdict |", "|---|---|---|---|---|"]
+    for (kind, c), v in g1.items():
+        goal = 0.70 if kind == "cached" else 0.40
+        lines.append(f"| {kind} `{CACHED}` | {c} | {spread(v)} | ≥ {goal:.2f} | {verdict(v, lambda x: x >= goal)} |")
+    lines += ["", "## Goal 3: cached reads, `--workers 2` against `--workers 1`", "",
+              "| clients | ours: 2 / 1 workers, run 1 / run 2 | bare Hypercorn: 2 / 1 workers | goal | verdict |",
+              "|---|---|---|---|---|"]
+    for c in CLIENTS[1:]:
+        v = g3["svc", c]
+        lines.append(f"| {c} | {spread(v)} | {spread(g3['bare', c])} | ≥ 1.80 | {verdict(v, lambda x: x >= 1.8)} |")
+    return lines + [""]
+
+
+def goal_2(url: str, home: Path, seconds: float) -> list[str]:
+    keys, samples = asyncio.run(prepare_varied(url, 1, VARIED))
+    asyncio.run(lift_limits(url))
+    paths: dict[str, list[str]] = {}
+    for s in samples:
+        for ep, path in sample_paths(s).items():
+            paths.setdefault(ep, []).append(path)
+    # no live feed: it would warm the whole world's people in the worker and play it forward meanwhile
+    env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(home), "SVC_CACHE": "0",
+           "SVC_LIVE_FEED": "0"}
+    port = free_port()
+    proc = start([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers", "1"], env)
+    rows: dict[str, list[float]] = {}
+    try:
+        wait_up(port, "/v1/openapi.json")
+        for _run in RUNS:
+            for ep in (e.path for e in REGISTRY):
+                if ep not in paths or ep == "/v1/live/stream":
+                    continue
+                reqs = [[request_bytes(path, {"Authorization": f"Bearer {keys[0]}"}) for path in paths[ep]]]
+                r = measure(port, reqs, seconds)
+                rows.setdefault(ep, []).append(r.pct(0.95))
+                if any(s >= 500 for s in r.statuses):
+                    print(f"{ep}: statuses {r.statuses}", file=sys.stderr)
+        print("goal 2 measured", file=sys.stderr, flush=True)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+        asyncio.run(restore(url))
+    over = [(ep, v) for ep, v in rows.items() if statistics.fmean(v) > 20]
+    lines = [f"## Goal 2: every endpoint's p95 at one client, cache off, {VARIED} parameter sets per endpoint", "",
+             f"World: `{url.rsplit('/', 1)[-1]}`. {len(rows) - len(over)} of {len(rows)} endpoints at or under 20 ms "
+             "(mean of the two runs); over it, slowest first:", "",
+             "| endpoint | p95 ms, run 1 / run 2 | goal | verdict |", "|---|---|---|---|"]
+    for ep, v in sorted(over, key=lambda t: -statistics.fmean(t[1])):
+        lines.append(f"| `{ep}` | {spread(v, '{:.1f}')} | ≤ 20 | {verdict(v, lambda x: x <= 20)} |")
+    return lines + [""]
+
+
+def goal_4(url: str, n: int) -> list[str]:
+    import tempfile
+
+    stream.LOGS = tempfile.mkdtemp(prefix="bench-goals-stream-")
+    stream.raise_open_files(n)
+    asyncio.run(stream.migrate(url))
+    figures: dict[str, list[float]] = {}
+    for _run in RUNS:
+        ours = stream.measure("ours", n, url)
+        peer = stream.measure("peer", n, url)
+        print(f"goal 4: ours {ours} peer {peer}", file=sys.stderr, flush=True)
+        figures.setdefault("memory", []).append(ours["rss_per_stream_kb"] / peer["rss_per_stream_kb"])
+        figures.setdefault("p99", []).append(ours["p99_ms"] / peer["p99_ms"])
+        figures.setdefault("open", []).append(ours["open_s"] / peer["open_s"])
+        figures.setdefault("gc", []).append(ours["gc_max_ms"])
+        figures.setdefault("opened", []).append(min(ours["ok"], ours["reached"]))
+    lines = [f"## Goal 4: {n} live streams on one worker against the peer (sse-starlette on uvicorn)", "",
+             "| figure | run 1 / run 2 | goal | verdict |", "|---|---|---|---|",
+             f"| memory per stream, ours / peer | {spread(figures['memory'])} | ≤ 0.60 | "
+             f"{verdict(figures['memory'], lambda x: x <= 0.6)} |",
+             f"| change p99, ours / peer | {spread(figures['p99'])} | ≤ 1.00 | {verdict(figures['p99'], lambda x: x <= 1)} |",
+             f"| opening all, ours / peer | {spread(figures['open'])} | ≤ 1.50 | "
+             f"{verdict(figures['open'], lambda x: x <= 1.5)} |",
+             f"| longest full collection of ours (ms) | {spread(figures['gc'], '{:.0f}')} | ≤ 100 | "
+             f"{verdict(figures['gc'], lambda x: x <= 100)} |",
+             f"| streams open and reached by every change | {spread(figures['opened'], '{:.0f}')} | {n} | "
+             f"{verdict(figures['opened'], lambda x: x >= n)} |"]
+    return lines + [""]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(prog="python -m ops.bench.goals")
+    ap.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    ap.add_argument("--full-url", default="", help="the world of goal 2 (default: the one of goals 1 and 3)")
+    ap.add_argument("--streams", type=int, default=10000)
+    ap.add_argument("--only", default="1,2,3,4", help="goals to measure, comma separated (1 and 3 run together)")
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    settings = Settings.from_env()
+    from svc.core import pgserver
+
+    url = settings.database_url or pgserver.start(settings.home)
+    stamp = dt.datetime.now(dt.timezone.utc)
+    lines = [f"# ops/bench/goals {stamp:%Y-%m-%d %H:%M} UTC", "",
+             f"{os.cpu_count()} cores, 127.0.0.1; {args.seconds:g} s per measurement; every figure measured twice "
+             "(run 1 / run 2), each against its baseline measured in the same run.", ""]
+    if only & {"1", "3"}:
+        keys, _ = asyncio.run(prepare_varied(url, max(CLIENTS), 1))
+        servers = Servers(url, settings.home)
+        try:
+            asyncio.run(lift_limits(url))
+            lines += goals_1_and_3(servers, keys, args.seconds)
+        finally:
+            servers.stop()
+            asyncio.run(restore(url))
+    if "2" in only:
+        lines += goal_2(args.full_url or url, settings.home, args.seconds)
+    if "4" in only:
+        lines += goal_4(url, args.streams)
+    report = "\n".join(lines) + "\n"
+    print(report)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"goals-{stamp:%Y%m%dT%H%M%S}.md").write_text(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
