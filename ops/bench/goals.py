@@ -31,6 +31,7 @@ import statistics
 import sys
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 from ops.bench import stream
 from ops.bench.__main__ import OUT, ROOT, lift_limits, measure, prepare_varied, restore, sample_paths, start, wait_up
@@ -125,7 +126,6 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
 
 def goal_2(url: str, home: Path, seconds: float) -> list[str]:
     keys, samples = asyncio.run(prepare_varied(url, 1, VARIED))
-    asyncio.run(lift_limits(url))
     paths: dict[str, list[str]] = {}
     for s in samples:
         for ep, path in sample_paths(s).items():
@@ -136,8 +136,10 @@ def goal_2(url: str, home: Path, seconds: float) -> list[str]:
     port = free_port()
     proc = start([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers", "1"], env)
     rows: dict[str, list[float]] = {}
+    statuses: dict[str, dict[int, int]] = {}
     try:
         wait_up(port, "/v1/openapi.json")
+        asyncio.run(lift_limits(url))  # after the server's start-up, which writes the plans' limits
         for _run in RUNS:
             for ep in (e.path for e in REGISTRY):
                 if ep not in paths or ep == "/v1/live/stream":
@@ -145,20 +147,25 @@ def goal_2(url: str, home: Path, seconds: float) -> list[str]:
                 reqs = [[request_bytes(path, {"Authorization": f"Bearer {keys[0]}"}) for path in paths[ep]]]
                 r = measure(port, reqs, seconds)
                 rows.setdefault(ep, []).append(r.pct(0.95))
-                if any(s >= 500 for s in r.statuses):
-                    print(f"{ep}: statuses {r.statuses}", file=sys.stderr)
+                for status, n in r.statuses.items():
+                    statuses.setdefault(ep, {})[status] = statuses.get(ep, {}).get(status, 0) + n
         print("goal 2 measured", file=sys.stderr, flush=True)
     finally:
         proc.terminate()
         proc.wait(timeout=15)
         asyncio.run(restore(url))
     over = [(ep, v) for ep, v in rows.items() if statistics.fmean(v) > 20]
+    database = urlsplit(url).path.lstrip("/") or "postgres"
     lines = [f"## Goal 2: every endpoint's p95 at one client, cache off, {VARIED} parameter sets per endpoint", "",
-             f"World: `{url.rsplit('/', 1)[-1]}`. {len(rows) - len(over)} of {len(rows)} endpoints at or under 20 ms "
+             f"World: database `{database}`. {len(rows) - len(over)} of {len(rows)} endpoints at or under 20 ms "
              "(mean of the two runs); over it, slowest first:", "",
              "| endpoint | p95 ms, run 1 / run 2 | goal | verdict |", "|---|---|---|---|"]
     for ep, v in sorted(over, key=lambda t: -statistics.fmean(t[1])):
         lines.append(f"| `{ep}` | {spread(v, '{:.1f}')} | ≤ 20 | {verdict(v, lambda x: x <= 20)} |")
+    lines += ["", "Every endpoint, slowest first (p95 ms, mean of the two runs; answers other than 200 noted):", "",
+              "| endpoint | p95 ms | answers |", "|---|---|---|"]
+    for ep, v in sorted(rows.items(), key=lambda t: -statistics.fmean(t[1])):
+        lines.append(f"| `{ep}` | {statistics.fmean(v):.1f} | {statuses.get(ep, {})} |")
     return lines + [""]
 
 
