@@ -91,7 +91,9 @@ async def publish_one(url: str) -> tuple[int, float]:
 
     conn = await connect_asyncio(url)
     try:
-        mid = await conn.fetchval("SELECT id FROM matches WHERE status = 'live' LIMIT 1")
+        # a match in play, else the latest to start (a world whose play has stopped still gets changes)
+        mid = await conn.fetchval("SELECT id FROM matches WHERE start_at IS NOT NULL "
+                                  "ORDER BY status = 'live' DESC, start_at DESC, id LIMIT 1")
         async with conn.transaction():
             seq = await publish(conn, mid, "score", dt.datetime.now(dt.timezone.utc))
         return seq, time.perf_counter()

@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Hashable, TypeVar
 
 import asyncpg
 import orjson
@@ -80,6 +80,7 @@ class Database:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._pool: asyncpg.Pool | None = None
+        self._batched: dict[str, Batched] = {}
 
     # -- lifecycle -------------------------------------------------------------
     async def open(self) -> None:
@@ -205,6 +206,14 @@ class Database:
                 except Exception:  # closing is best effort; the server drops it anyway
                     conn.terminate()
 
+    def batched(self, stmt: Statement, params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]], *,
+                alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None) -> Batched:
+        """`stmt` run once for every caller waiting (see Batched); one per statement and Database."""
+        got = self._batched.get(stmt.name)
+        if got is None:
+            got = self._batched[stmt.name] = Batched(self, stmt, params_of, alone)
+        return got
+
     async def fetch_on(self, conn: asyncpg.Connection | None, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
         """One named statement on a `dedicated` connection; through the pool when `conn` is None
         (the dedicated one is down)."""
@@ -212,3 +221,58 @@ class Database:
             return await self.fetch(stmt, **params)
         args = stmt.args(params)
         return await self._call(lambda: conn.fetch(stmt.sql, *args))
+
+
+class Batched:
+    """One statement run for many callers at once, as a database groups commits: a caller that
+    arrives while the statement runs waits for the next run, which takes every caller waiting by
+    then. One round trip per run instead of one per caller, and never more than one run in flight
+    (a single caller still gets its answer after one round trip).
+
+    Callers give a group (runs never mix groups) and their own item; `params_of(group, items)`
+    makes the statement's parameters (arrays, one element per item, in order), and the statement
+    returns a row per item with its 1-based place in the column `ord` (None for an item without
+    a row). A run of one caller uses `alone` when given: a statement for one item (its params
+    from `(group, item)`, its row with ord 1), for when that is cheaper to run. Runs on the
+    asyncpg loop thread, like every statement of the Database."""
+
+    def __init__(self, db: Database, stmt: Statement,
+                 params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]],
+                 alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None) -> None:
+        self._db, self._stmt, self._params_of, self._alone = db, stmt, params_of, alone
+        self._waiting: dict[Hashable, list[tuple[dict[str, Any], asyncio.Future]]] = {}
+        self._running: asyncio.Task | None = None
+
+    async def fetchrow(self, group: Hashable, **item: Any) -> asyncpg.Record | None:
+        return await self._db._call(lambda: self._wait(group, item))
+
+    async def _wait(self, group: Hashable, item: dict[str, Any]) -> asyncpg.Record | None:
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(group, []).append((item, future))
+        if self._running is None:
+            self._running = asyncio.get_running_loop().create_task(self._run())
+        return await future
+
+    async def _run(self) -> None:
+        try:
+            while self._waiting:
+                group = next(iter(self._waiting))
+                callers = self._waiting.pop(group)
+                try:
+                    if len(callers) == 1 and self._alone is not None:
+                        stmt, params = self._alone[0], self._alone[1](group, callers[0][0])
+                    else:
+                        stmt, params = self._stmt, self._params_of(group, [item for item, _ in callers])
+                    assert self._db._pool is not None
+                    rows = await self._db._pool.fetch(stmt.sql, *stmt.args(params))
+                except Exception as exc:  # every caller of the run gets the failure
+                    for _, future in callers:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                by_place = {row["ord"]: row for row in rows}
+                for place, (_, future) in enumerate(callers, 1):
+                    if not future.done():  # a caller that gave up (cancelled) is skipped
+                        future.set_result(by_place.get(place))
+        finally:
+            self._running = None
