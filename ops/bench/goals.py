@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import os
 import statistics
@@ -38,7 +39,7 @@ from ops.bench.__main__ import OUT, ROOT, lift_limits, measure, prepare_varied, 
 from ops.bench.loadgen import Result, request_bytes
 from svc.assembly import REGISTRY
 from svc.core.settings import Settings
-from svc.testing.serving import free_port
+from svc.testing.serving import free_port, serve_process
 
 CLIENTS = (1, 8, 32)
 RUNS = (1, 2)
@@ -56,29 +57,26 @@ def verdict(values: list[float], ok: Callable[[float], bool]) -> str:
 
 
 class Servers:
-    """The servers of goals 1 and 3, started once and stopped at the end."""
+    """The servers of goals 1 and 3 (svc.testing.serving for ours, as the tests run them), started
+    once and stopped at the end."""
 
     def __init__(self, url: str, home: Path) -> None:
-        env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(home)}
         self.ports: dict[str, int] = {}
-        self.procs = []
+        self._stack = contextlib.ExitStack()
         for name, workers, cache in (("svc1", 1, "1"), ("svc1_nocache", 1, "0"), ("svc2", 2, "1")):
             port = self.ports[name] = free_port()
-            self.procs.append(start([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers",
-                                     str(workers)], {**env, "SVC_CACHE": cache}))
+            self._stack.enter_context(serve_process(url, home, "--workers", str(workers), port=port, SVC_CACHE=cache))
         for name, workers in (("bare1", 1), ("bare2", 2)):
             port = self.ports[name] = free_port()
-            self.procs.append(start([sys.executable, "-m", "hypercorn", "--worker-class", "trio", "--workers",
-                                     str(workers), "--bind", f"127.0.0.1:{port}", "bare_asgi:app"], env,
-                                    cwd=ROOT / "ops" / "bench"))
+            bare = start([sys.executable, "-m", "hypercorn", "--worker-class", "trio", "--workers", str(workers),
+                          "--bind", f"127.0.0.1:{port}", "bare_asgi:app"], os.environ, cwd=ROOT / "ops" / "bench")
+            self._stack.callback(bare.wait, timeout=15)
+            self._stack.callback(bare.terminate)
         for name, port in self.ports.items():
             wait_up(port, "/" if name.startswith("bare") else "/v1/openapi.json")
 
     def stop(self) -> None:
-        for p in self.procs:
-            p.terminate()
-        for p in self.procs:
-            p.wait(timeout=15)
+        self._stack.close()
 
 
 def load(port: int, path: str, keys: list[str], clients: int, seconds: float) -> Result:
@@ -130,29 +128,25 @@ def goal_2(url: str, home: Path, seconds: float) -> list[str]:
     for s in samples:
         for ep, path in sample_paths(s).items():
             paths.setdefault(ep, []).append(path)
-    # no live feed: it would warm the whole world's people in the worker and play it forward meanwhile
-    env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(home), "SVC_CACHE": "0",
-           "SVC_LIVE_FEED": "0"}
     port = free_port()
-    proc = start([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers", "1"], env)
     rows: dict[str, list[float]] = {}
     statuses: dict[str, dict[int, int]] = {}
+    # no live feed: it would warm the whole world's people in the worker and play it forward meanwhile
     try:
-        wait_up(port, "/v1/openapi.json")
-        asyncio.run(lift_limits(url))  # after the server's start-up, which writes the plans' limits
-        for _run in RUNS:
-            for ep in (e.path for e in REGISTRY):
-                if ep not in paths or ep == "/v1/live/stream":
-                    continue
-                reqs = [[request_bytes(path, {"Authorization": f"Bearer {keys[0]}"}) for path in paths[ep]]]
-                r = measure(port, reqs, seconds)
-                rows.setdefault(ep, []).append(r.pct(0.95))
-                for status, n in r.statuses.items():
-                    statuses.setdefault(ep, {})[status] = statuses.get(ep, {}).get(status, 0) + n
-        print("goal 2 measured", file=sys.stderr, flush=True)
+        with serve_process(url, home, port=port, SVC_CACHE="0", SVC_LIVE_FEED="0"):
+            wait_up(port, "/v1/openapi.json")
+            asyncio.run(lift_limits(url))  # after the server's start-up, which writes the plans' limits
+            for _run in RUNS:
+                for ep in (e.path for e in REGISTRY):
+                    if ep not in paths or ep == "/v1/live/stream":
+                        continue
+                    reqs = [[request_bytes(path, {"Authorization": f"Bearer {keys[0]}"}) for path in paths[ep]]]
+                    r = measure(port, reqs, seconds)
+                    rows.setdefault(ep, []).append(r.pct(0.95))
+                    for status, n in r.statuses.items():
+                        statuses.setdefault(ep, {})[status] = statuses.get(ep, {}).get(status, 0) + n
+            print("goal 2 measured", file=sys.stderr, flush=True)
     finally:
-        proc.terminate()
-        proc.wait(timeout=15)
         asyncio.run(restore(url))
     over = [(ep, v) for ep, v in rows.items() if statistics.fmean(v) > 20]
     database = urlsplit(url).path.lstrip("/") or "postgres"

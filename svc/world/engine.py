@@ -272,16 +272,24 @@ def _outcomes(rules: Rules, bucket: int, set_chance: float, bias: Bias = EVEN,
     return cum, scores
 
 
+@lru_cache(maxsize=None)
+def _ends_game(rules: Rules) -> list[list[int]]:
+    """Rules.game_over for every rally-point score a-b (indexed [a][b]) up to the cap."""
+    return [[rules.game_over(a, b, rules.target) for b in range(rules.cap + 1)] for a in range(rules.cap + 1)]
+
+
 def _rally_finals(rules: Rules, p: float, bias: Bias, server: int) -> dict[tuple[int, int], float]:
     """Final scores' probabilities of a rally-point game, points played one level at a time
     (flat lists by score and server: this runs for every chance bucket and bias, thousands
     of times per world)."""
-    target, cap = rules.target, rules.cap
+    cap = rules.cap
     track = 1 if bias.serve else 0  # without a serving edge who serves is not tracked
     finals: dict[tuple[int, int], float] = {}
-    # side 1's rally chance by (lead, server), the lead clipped to +-cap: Bias.chance, looked up
+    # looked up in the loop rather than called: side 1's rally chance by (lead, server), from
+    # Bias.chance, and whether a score ends the game, from Rules.game_over
     chance = {(lead, si): bias.chance(p, si + 1, max(lead, 0), max(-lead, 0))
               for lead in range(-cap, cap + 1) for si in (0, 1)}
+    over = _ends_game(rules)
     cur = [[0.0, 0.0] for _ in range(cap + 1)]  # cur[a][server - 1] at a + b = n
     cur[0][server - 1 if track else 0] = 1.0
     for n in range(2 * cap):
@@ -298,7 +306,7 @@ def _rally_finals(rules: Rules, p: float, bias: Bias, server: int) -> dict[tuple
                                        (a, b + 1, mass * (1.0 - q), 1 if track else si)):
                     if m < 1e-12:
                         continue
-                    if (na >= target or nb >= target) and abs(na - nb) >= 2 or na == cap or nb == cap:
+                    if over[na][nb]:
                         finals[(na, nb)] = finals.get((na, nb), 0.0) + m
                     else:
                         nxt[na][nsi] += m

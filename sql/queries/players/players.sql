@@ -7,26 +7,21 @@ SELECT EXISTS (SELECT 1 FROM players WHERE id = :id);
 -- fragment (:q, LIKE-escaped; accents and capitals folded as names are), country and gender, each
 -- row with the size of the whole list: kept per country and gender in player_list_sizes, counted
 -- only for a name fragment.
-WITH page AS (
+WITH listed AS NOT MATERIALIZED (
     SELECT l.player_id, l.matches
     FROM player_list l
     WHERE (:q::text IS NULL OR l.folded LIKE '%' || fold(:q) || '%')
       AND (:country::text IS NULL OR l.country = :country)
       AND (:gender::text IS NULL OR l.gender = :gender)
-    ORDER BY l.matches DESC, l.player_id
-    OFFSET :offset LIMIT :limit
+), page AS (
+    SELECT * FROM listed ORDER BY matches DESC, player_id OFFSET :offset LIMIT :limit
 ), total AS (
     SELECT CASE WHEN :q::text IS NULL THEN
                (SELECT s.n FROM player_list_sizes s
                 WHERE s.any_country = (:country::text IS NULL) AND s.any_gender = (:gender::text IS NULL)
                   AND (:country::text IS NULL OR s.country = :country)
                   AND (:gender::text IS NULL OR s.gender = :gender))
-           ELSE
-               (SELECT count(*) FROM player_list l
-                WHERE l.folded LIKE '%' || fold(:q) || '%'
-                  AND (:country::text IS NULL OR l.country = :country)
-                  AND (:gender::text IS NULL OR l.gender = :gender))
-           END AS n
+           ELSE (SELECT count(*) FROM listed) END AS n
 )
 SELECT p.id, p.name, p.slug, p.country, p.gender, t.first_year, t.last_year,
        coalesce(t.matches, 0) AS matches, coalesce(t.wins, 0) AS wins, coalesce((SELECT n FROM total), 0) AS total
