@@ -75,6 +75,15 @@ async def served_model(call: Call) -> Model | None:
     return Model.from_json(text) if text else None
 
 
+def reads_best_first(total: int, field: int, upto: int) -> bool:
+    """Whether a page of the all-time table (its rows up to `upto`) is read best first. That reads
+    about upto x (the discipline's standings / those in force) index rows; read by day, every
+    standing before the day, about (total / field) of them: best first wins while
+    upto x field < total^2 (as on today: nearly always; as on an early day: never). The active
+    table is always read by day: one year of standings."""
+    return total > 0 and upto * field < total * total
+
+
 def deviation_on(model: Model | None, variance: float, last: dt.date, day: dt.date) -> float:
     """The deviation on `day` of a standing last rated on `last`, as the rating itself grows it."""
     if model is None:
@@ -119,8 +128,14 @@ async def ratings(call: Call) -> Page:
             discipline=r["discipline"], day=r["day"], rating=round(r["rating"], 1),
             deviation=round(math.sqrt(r["variance"]), 1), matches=r["matches"],
             change=None if r["change"] is None else round(r["change"], 1)), meta)
-    rows = await call.db.fetch(Q.ratings.table, discipline=p.discipline, day=day, active=p.active,
-                               offset=call.offset, limit=call.limit)
+    since, total, table = day - dt.timedelta(days=ACTIVE_DAYS), None, Q.ratings.table_by_day
+    if not p.active:
+        since = dt.date.min
+        size = await call.db.fetchrow(Q.ratings.table_size, discipline=p.discipline, day=day)
+        if reads_best_first(size["total"], size["field"], call.offset + call.limit):
+            total, table = size["total"], Q.ratings.table_best
+    rows = await call.db.fetch(table, discipline=p.discipline, day=day, since=since, offset=call.offset,
+                               limit=call.limit)
     meta["active"] = p.active
     if not rows and call.offset == 0:
         meta["note"] = "no player of this discipline was rated " + ("in the year before this date" if p.active else
@@ -128,4 +143,4 @@ async def ratings(call: Call) -> Page:
     return call.page(rows, lambda r: RatingRow(
         rank=r["rank"], player=PlayerRef(id=r["player_id"], name=r["name"], country=r["country"]),
         rating=round(r["rating"], 1), deviation=deviation_on(model, r["variance"], r["day"], day),
-        matches=r["matches"], last_played=r["day"]), meta)
+        matches=r["matches"], last_played=r["day"]), meta, total=total)

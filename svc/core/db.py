@@ -71,6 +71,12 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     every other lock is transaction-level."""
 
 
+async def _fetch_planned_anew(conn: asyncpg.Connection, stmt: Statement, args: list[Any]) -> list[asyncpg.Record]:
+    """A statement prepared outside asyncpg's cache, so planned for these values (Statement.fresh_plan);
+    asyncpg closes it on the server once it is dropped."""
+    return await (await conn.prepare(stmt.sql)).fetch(*args)
+
+
 async def connect_asyncio(url: str) -> asyncpg.Connection:
     """A plain asyncio connection with our codecs, for CLI tools (import, keys)."""
     conn = await asyncpg.connect(url)
@@ -183,6 +189,8 @@ class Database:
     # -- one statement, one round trip -----------------------------------------------
     async def fetch(self, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
         args = stmt.args(params)
+        if stmt.fresh_plan:
+            return await self.run(lambda conn: _fetch_planned_anew(conn, stmt, args))
         return await self._call(lambda: self._pool.fetch(stmt.sql, *args))
 
     async def fetchrow(self, stmt: Statement, **params: Any) -> asyncpg.Record | None:

@@ -20,6 +20,8 @@ SQL_DIR = Path(__file__).resolve().parents[2] / "sql"
 _NAME = re.compile(r"^--\s*name:\s*([a-z0-9][a-z0-9-]*)\s*$", re.M)
 # `:name` but not `::type` casts and not inside a `$1`-style placeholder.
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
+# `-- plan: per call` in a statement's comment: planned for each call's values (see Statement.fresh_plan).
+_PER_CALL = re.compile(r"^--\s*plan:\s*per call\s*$", re.M)
 
 
 @attrs.frozen
@@ -28,6 +30,11 @@ class Statement:
     sql: str
     params: tuple[str, ...]
     source: str
+    # PostgreSQL plans a statement prepared once (as asyncpg's cache keeps them) for its values
+    # five times, then may keep one generic plan for all values; a statement whose best plan
+    # depends on the values (a walk that stops after one page, or a scan of a range) is prepared
+    # anew for each call instead, at one more round trip.
+    fresh_plan: bool = False
 
     def args(self, given: Mapping[str, Any]) -> list[Any]:
         missing = [p for p in self.params if p not in given]
@@ -48,7 +55,8 @@ def _compile(name: str, body: str, source: str) -> Statement:
 
     # Comments may mention :words; only the code lines are rewritten.
     lines = [line if line.lstrip().startswith("--") else _PARAM.sub(number, line) for line in body.splitlines()]
-    return Statement(name=name, sql="\n".join(lines).strip().rstrip(";"), params=tuple(order), source=source)
+    return Statement(name=name, sql="\n".join(lines).strip().rstrip(";"), params=tuple(order), source=source,
+                     fresh_plan=bool(_PER_CALL.search(body)))
 
 
 class Queries:

@@ -100,6 +100,11 @@ def with_until(days: list[tuple]) -> list[tuple]:
             for r, nxt in zip(ordered, ordered[1:] + [None])]
 
 
+def firsts(days: list[tuple]) -> list[tuple]:
+    """(discipline, player_id, first day rated) of rows as with_until orders them."""
+    return [r[:3] for r, before in zip(days, [None, *days]) if before is None or before[:2] != r[:2]]
+
+
 def held_out_figures(settings: Settings, rows: list[Any], forecasts: dict[str, Forecast]) -> dict[str, Any]:
     """Accuracy and log-loss of the rolling forecasts on the seasons after the training ones."""
     first = (settings.trained_to or 0) + 1
@@ -129,10 +134,11 @@ async def finish_rebuild(conn: asyncpg.Connection, rating: asyncio.Future) -> Mo
     """Waits for the rating begun by begin_rebuild and replaces the rating tables with it."""
     model, days, matches, draws = await rating
     await sqlrun.execute(conn, Q.ratings.clear)
-    await sqlrun.execute(conn, Q.ratings.in_force_index_drop)
+    await sqlrun.execute(conn, Q.ratings.table_indexes_drop)
     await conn.copy_records_to_table("rating_days", records=days,
                                      columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"])
-    await sqlrun.execute(conn, Q.ratings.in_force_index_create)
+    await sqlrun.execute(conn, Q.ratings.table_indexes_create)
+    await conn.copy_records_to_table("rating_firsts", records=firsts(days), columns=["discipline", "player_id", "day"])
     await conn.copy_records_to_table("rating_matches", columns=list(_MATCH_COLUMNS), records=matches)
     await conn.copy_records_to_table("rating_draws", columns=["draw", "level"], records=draws)
     await sqlrun.execute(conn, Q.ratings.model_save, model=model.to_json())

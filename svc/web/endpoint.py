@@ -56,12 +56,15 @@ class Call:
         """Prices are part of the Odds plan (and the Live plan above it)."""
         return self.plan.rank >= PLANS["odds"].rank
 
-    def page(self, rows: list[Any], shape: Callable[[Any], Any], meta: dict[str, Any] | None = None) -> Page:
+    def page(self, rows: list[Any], shape: Callable[[Any], Any], meta: dict[str, Any] | None = None,
+             total: int | None = None) -> Page:
         """A Page from rows of a statement that selects `total` (the size of the whole list)
-        beside each row of the page asked for."""
+        beside each row of the page asked for, or of one whose `total` was counted apart."""
         if not rows and self.offset > 0:
             raise invalid("parameter `page` (or `cursor`) is past the last page")
-        return Page([shape(r) for r in rows], rows[0]["total"] if rows else 0, meta or {})
+        if total is None:
+            total = rows[0]["total"] if rows else 0
+        return Page([shape(r) for r in rows], total, meta or {})
 
 
 Handler = Callable[[Call], Awaitable[Answer | Page]]

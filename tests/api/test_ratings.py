@@ -106,3 +106,61 @@ async def test_the_plan_and_the_parameters(client, plan_keys):
     assert unknown.status_code == 404
     early = await client.get("/v1/ratings", plan_keys["archive"], discipline="MS", date="1890-01-01")
     assert early.status_code == 200 and early.json_body["data"] == [] and early.json_body["meta"]["note"]
+
+
+@pytest.mark.parametrize("best_first", [True, False])
+async def test_the_table_is_the_standings_in_force_read_either_way(client, plan_keys, db_url, cut_day, monkeypatch,
+                                                                  best_first):
+    """Every page of the table, active or all-time, as on any day, is the standings in force that
+    day ranked by rating, with the table's size: whether the page is read best first or by day."""
+    from svc.api import ratings
+
+    monkeypatch.setattr(ratings, "reads_best_first", lambda total, field, upto: best_first and total > 0)
+    reference = """SELECT player_id, rank() OVER (ORDER BY rating DESC) AS rank, count(*) OVER () AS total
+                   FROM rating_days
+                   WHERE discipline = $1 AND day < $2 AND (until IS NULL OR until >= $2) AND ($3 OR day >= $2 - 365)
+                   ORDER BY rating DESC, player_id"""
+    today = NOON.date()
+    checked = 0
+    for discipline, day in (("MS", today), ("XD", cut_day), ("WD", dt.date(1990, 6, 1)), ("MS", dt.date(1950, 1, 1))):
+        for active in (True, False):
+            want = sql(db_url, reference, discipline, day, not active)
+            for page in (1, 3):
+                r = await client.get("/v1/ratings", plan_keys["archive"], discipline=discipline,
+                                     date=day.isoformat(), active=str(active).lower(), per_page=20, page=page)
+                rows = want[(page - 1) * 20:page * 20]
+                if not rows:
+                    assert r.status_code == (200 if page == 1 else 422)
+                    continue
+                assert r.status_code == 200, r.json_body
+                got = [(x["player"]["id"], x["rank"]) for x in r.json_body["data"]]
+                assert got == [(w["player_id"], w["rank"]) for w in rows], (discipline, day, active, page)
+                assert r.json_body["meta"]["total"] == want[0]["total"]
+                checked += 1
+    assert checked >= 10
+
+
+def test_a_player_first_rated_by_the_live_feed_joins_the_all_time_table(db_url):
+    """A newcomer's first rated match, settled by the live feed, makes its day the player's first
+    (rating_firsts counts the all-time table's size): here a player made new by forgetting them."""
+
+    async def settle_as_new():
+        conn = await connect_asyncio(db_url)
+        try:
+            tx = conn.transaction()
+            await tx.start()
+            m = await conn.fetchrow("""SELECT id, discipline, day, side1[1] AS player FROM rated_results
+                                       WHERE outcome = 'played' ORDER BY day DESC, id LIMIT 1""")
+            for table in ("rating_days", "rating_firsts"):
+                await conn.execute(f"DELETE FROM {table} WHERE player_id = $1 AND discipline = $2",
+                                   m["player"], m["discipline"])
+            await history.advance(conn, m["id"])
+            first = await conn.fetchval("SELECT day FROM rating_firsts WHERE player_id = $1 AND discipline = $2",
+                                        m["player"], m["discipline"])
+            await tx.rollback()
+            return m["day"], first
+        finally:
+            await conn.close()
+
+    played_on, first = run(settle_as_new())
+    assert first == played_on

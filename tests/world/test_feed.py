@@ -161,6 +161,10 @@ def test_finished_matches_are_rated_as_a_rebuild_rates_them(played, before):
                                                                           ORDER BY day) AS next FROM rating_days) x
                             WHERE until IS DISTINCT FROM next""")[0][0]
     assert broken == 0
+    # every player's first day rated in a discipline (the size of the all-time table) is kept too
+    firsts = """SELECT discipline, player_id, min(day) FROM rating_days GROUP BY 1, 2
+                EXCEPT SELECT discipline, player_id, day FROM rating_firsts"""
+    assert sql(played, firsts) == [] and sql(played, "SELECT count(*) FROM rating_firsts")[0][0] > 0
 
     async def rebuilt():
         conn = await connect_asyncio(played)

@@ -4,7 +4,7 @@ SELECT * FROM rated_results ORDER BY day, id;
 
 -- name: clear
 -- Empties the rating tables before a rebuild.
-TRUNCATE rating_days, rating_matches, rating_draws;
+TRUNCATE rating_days, rating_firsts, rating_matches, rating_draws;
 
 -- name: model-save
 -- Keeps the model's description (settings, fitted home edge and decider, held-out figures) as JSON.
@@ -57,7 +57,8 @@ INSERT INTO rating_draws (draw, level) VALUES (:draw, :level) ON CONFLICT (draw)
 
 -- name: day-save
 -- Writes (or rewrites) players' standings at the end of a day, each holding until the player's next
--- day rated (none while it is the latest), and ends their standing before it on that day.
+-- day rated (none while it is the latest), ends their standing before it on that day, and notes
+-- the day as the first rated of a player new to the discipline.
 WITH saved AS (
     INSERT INTO rating_days (discipline, player_id, day, rating, variance, matches, until)
     SELECT :discipline, p, :day, r, v, n,
@@ -66,6 +67,10 @@ WITH saved AS (
     ON CONFLICT (discipline, player_id, day) DO UPDATE
     SET rating = excluded.rating, variance = excluded.variance, matches = excluded.matches
     RETURNING player_id
+), firsts AS (
+    INSERT INTO rating_firsts (discipline, player_id, day)
+    SELECT :discipline, p, :day FROM unnest(:players::text[]) AS p
+    ON CONFLICT (discipline, player_id) DO UPDATE SET day = least(rating_firsts.day, excluded.day)
 )
 UPDATE rating_days d SET until = :day
 FROM saved
@@ -80,11 +85,13 @@ VALUES (:match_id, :discipline, :year, :chance1, :rating1, :rating2, :winner_cha
 ON CONFLICT (match_id) DO UPDATE SET chance1 = excluded.chance1, rating1 = excluded.rating1,
     rating2 = excluded.rating2, winner_chance = excluded.winner_chance;
 
--- name: in-force-index-drop
--- The GiST index over the days a standing holds, dropped while a rebuild copies the days in: built
--- once afterwards it costs a fraction of keeping it up row by row (sql/schema/500_ratings.sql makes it).
-DROP INDEX IF EXISTS rating_days_in_force;
+-- name: table-indexes-drop
+-- The rating table's indexes (sql/schema/610_rating_tables.sql), dropped while a rebuild copies the
+-- days in: built once afterwards they cost a fraction of keeping them up row by row.
+DROP INDEX IF EXISTS rating_days_by_day;
+DROP INDEX IF EXISTS rating_days_best;
 
--- name: in-force-index-create
--- The same index made again after the copy.
-CREATE INDEX IF NOT EXISTS rating_days_in_force ON rating_days USING gist (discipline, daterange(day, until, '(]'));
+-- name: table-indexes-create
+-- The same indexes made again after the copy.
+CREATE INDEX IF NOT EXISTS rating_days_by_day ON rating_days (discipline, day) INCLUDE (until, rating, player_id, variance, matches);
+CREATE INDEX IF NOT EXISTS rating_days_best ON rating_days (discipline, rating DESC, player_id) INCLUDE (day, until, variance, matches);
