@@ -194,10 +194,16 @@ class Database:
         return await self._call(lambda: self._pool.fetch(stmt.sql, *args))
 
     async def fetchrow(self, stmt: Statement, **params: Any) -> asyncpg.Record | None:
+        if stmt.fresh_plan:
+            rows = await self.fetch(stmt, **params)
+            return rows[0] if rows else None
         args = stmt.args(params)
         return await self._call(lambda: self._pool.fetchrow(stmt.sql, *args))
 
     async def fetchval(self, stmt: Statement, **params: Any) -> Any:
+        if stmt.fresh_plan:
+            row = await self.fetchrow(stmt, **params)
+            return row[0] if row is not None else None
         args = stmt.args(params)
         return await self._call(lambda: self._pool.fetchval(stmt.sql, *args))
 

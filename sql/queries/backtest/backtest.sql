@@ -7,7 +7,9 @@
 -- order): a lost bet's run is the bets lost since the last won one, i.e. the losses so far less
 -- the losses so far at the last win. On the full world (51 k priced matches, no filter) this
 -- takes 79-87 ms where grouping the lost runs of materialized steps took 98-132; the demo's 50-61
--- against 76-86 (sql/derived/66_backtest_matches.sql keeps the table in that order).
+-- against 76-86 (sql/derived/66_backtest_matches.sql keeps the table in that order). Planned per
+-- call: a generic plan keeps every filter's "IS NULL OR" test and sorts (133-150 ms against 57).
+-- plan: per call
 WITH kept AS (
     SELECT b.day, b.match_id, p.side,
            CASE p.side WHEN 1 THEN b.close1 ELSE b.close2 END AS price,
