@@ -30,9 +30,12 @@ import datetime as dt
 import os
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
+
+import psutil
 
 from ops.bench import stream
 from ops.bench.__main__ import OUT, ROOT, lift_limits, measure, prepare_varied, restore, sample_paths, start, wait_up
@@ -62,10 +65,13 @@ class Servers:
 
     def __init__(self, url: str, home: Path) -> None:
         self.ports: dict[str, int] = {}
+        self.pids: dict[str, int] = {}
         self._stack = contextlib.ExitStack()
         for name, workers, cache in (("svc1", 1, "1"), ("svc1_nocache", 1, "0"), ("svc2", 2, "1")):
             port = self.ports[name] = free_port()
-            self._stack.enter_context(serve_process(url, home, "--workers", str(workers), port=port, SVC_CACHE=cache))
+            proc, _ = self._stack.enter_context(serve_process(url, home, "--workers", str(workers), port=port,
+                                                             SVC_CACHE=cache))
+            self.pids[name] = proc.pid
         for name, workers in (("bare1", 1), ("bare2", 2)):
             port = self.ports[name] = free_port()
             bare = start([sys.executable, "-m", "hypercorn", "--worker-class", "trio", "--workers", str(workers),
@@ -77,6 +83,21 @@ class Servers:
 
     def stop(self) -> None:
         self._stack.close()
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU seconds used so far by a server's processes (supervisor and workers), by every PostgreSQL
+    process of the machine, and by this process (the load generator runs here)."""
+    def used(p: psutil.Process) -> float:
+        with contextlib.suppress(psutil.Error):
+            t = p.cpu_times()
+            return t.user + t.system
+        return 0.0
+
+    server = psutil.Process(server_pid)
+    postgres = [p for p in psutil.process_iter(["name"]) if p.info["name"] in ("postgres", "postmaster")]
+    return {"workers": sum(used(p) for p in [server, *server.children(recursive=True)]),
+            "postgres": sum(used(p) for p in postgres), "loadgen": time.process_time()}
 
 
 def load(port: int, path: str, keys: list[str], clients: int, seconds: float) -> Result:
@@ -92,6 +113,7 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
     p = servers.ports
     g1: dict[tuple[str, int], list[float]] = {}
     g3: dict[tuple[str, int], list[float]] = {}
+    g3cpu: dict[tuple[str, int], list[float]] = {}  # cores busy during the two-worker runs, per part
     for _run in RUNS:
         for c in CLIENTS:
             # interleaved: the baseline right before the figures it divides
@@ -102,7 +124,11 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
                   file=sys.stderr, flush=True)
         for c in CLIENTS[1:]:
             one = load(p["svc1"], CACHED, keys, c, seconds).rps
+            before = cpu_seconds(servers.pids["svc2"])
             two = load(p["svc2"], CACHED, keys, c, seconds).rps
+            used = cpu_seconds(servers.pids["svc2"])
+            for part in used:
+                g3cpu.setdefault((part, c), []).append((used[part] - before[part]) / seconds)
             bare1 = load(p["bare1"], "/", [], c, seconds).rps
             bare2 = load(p["bare2"], "/", [], c, seconds).rps
             g3.setdefault(("svc", c), []).append(two / one)
@@ -119,6 +145,11 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
     for c in CLIENTS[1:]:
         v = g3["svc", c]
         lines.append(f"| {c} | {spread(v)} | {spread(g3['bare', c])} | ≥ 1.80 | {verdict(v, lambda x: x >= 1.8)} |")
+    lines += ["", f"Cores busy while `--workers 2` served (of {os.cpu_count()}), run 1 / run 2:", "",
+              "| clients | our workers | PostgreSQL | the load generator (this process) |", "|---|---|---|---|"]
+    for c in CLIENTS[1:]:
+        lines.append(f"| {c} | " + " | ".join(spread(g3cpu[part, c]) for part in ("workers", "postgres", "loadgen"))
+                     + " |")
     return lines + [""]
 
 

@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import math
 import os
 import resource
+import signal
 import socket
 import statistics
 import subprocess
@@ -49,14 +51,15 @@ if os.environ.get("BENCH_STREAM_APP") == "1":  # imported by Hypercorn in the se
         from svc.core import heap
 
         heap.settle()  # as `serve` does (svc/asgi.py)
-    from ops.bench import gclog
+    from ops.bench import gclog, layers
 
     gclog.install()
+    layers.install()
 
 import psutil
 import trio
 
-from ops.bench import gclog
+from ops.bench import gclog, layers
 from svc.testing.serving import free_port
 
 
@@ -187,6 +190,8 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
                     f"Accept: text/event-stream\r\n\r\n".encode() for i in range(n)]
     else:
         requests = [b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"] * n
+    traced = os.environ.get("BENCH_HEAP_LAYERS", "")
+    before = await heap_layers(proc, traced) if traced else {}
     rss0 = proc.memory_info().rss
     clients = [Client() for _ in range(n)]
     send, receive = trio.open_memory_channel(n)
@@ -205,6 +210,9 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
         result["ok"] = oks
         await trio.sleep(2)
         result["rss_per_stream_kb"] = (proc.memory_info().rss - rss0) / n / 1024
+        if traced:  # what the streams added, layer by layer
+            after = await heap_layers(proc, traced)
+            result["heap_layers"] = {k: after.get(k, 0) - before.get(k, 0) for k in after.keys() | before.keys()}
         cpu0, w0 = cpu_seconds(proc), time.perf_counter()
         await trio.sleep(20)
         result["idle_cpu_pct"] = 100 * (cpu_seconds(proc) - cpu0) / (time.perf_counter() - w0)
@@ -237,6 +245,17 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
         nursery.cancel_scope.cancel()
     await trio.sleep(3)  # the server frees the slots
     return result
+
+
+async def heap_layers(proc: psutil.Process, path: str) -> dict[str, int]:
+    """The server's bytes alive per layer (ops/bench/layers.py), asked for by SIGUSR1."""
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(path)
+    proc.send_signal(signal.SIGUSR1)
+    with trio.fail_after(300):  # a snapshot of some 10^6 traced blocks takes a while
+        while not os.path.exists(path):
+            await trio.sleep(0.5)
+    return layers.read_heap(path)
 
 
 HEAP = "serve"  # main() sets it: "serve" (svc/core/heap.py, as served) or "default" (CPython's settings)
@@ -336,11 +355,31 @@ def table(pairs: list[tuple[dict, dict]]) -> str:
     return "\n".join(lines)
 
 
+def layer_table(pairs: list[tuple[dict, dict]]) -> str:
+    """Traced bytes alive per stream, by layer, ours beside the peer's."""
+    lines = ["| streams | layer | ours: KiB per stream (share) | peer: KiB per stream (share) |", "|---|---|---|---|"]
+    for ours, peer in pairs:
+        n = ours["streams"]
+        totals = {side: sum(r["heap_layers"].values()) or 1 for side, r in (("ours", ours), ("peer", peer))}
+        names = sorted(set(ours["heap_layers"]) | set(peer["heap_layers"]),
+                       key=lambda k: -(ours["heap_layers"].get(k, 0) + peer["heap_layers"].get(k, 0)))
+        for name in names + ["all"]:
+            cells = []
+            for side, r in (("ours", ours), ("peer", peer)):
+                b = totals[side] if name == "all" else r["heap_layers"].get(name, 0)
+                cells.append(f"{b / n / 1024:.1f} ({100 * b / totals[side]:.0f} %)")
+            lines.append(f"| {n} | {name} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--streams", default="1000,5000,10000")
     ap.add_argument("--heap", choices=("serve", "default"), default="serve",
                     help="our worker's collector: as `serve` sets it (svc/core/heap.py) or CPython's defaults")
+    ap.add_argument("--heap-layers", action="store_true",
+                    help="instead of the figures: each server's memory per stream by layer (ops/bench/layers.py; "
+                         "traced allocations, so the servers run slower and larger than in the figures)")
     args = ap.parse_args()
     global HEAP
     HEAP = args.heap
@@ -350,6 +389,8 @@ def main() -> int:
     LOGS = tempfile.mkdtemp(prefix="bench-stream-")
     raise_open_files(max(ns))
     asyncio.run(migrate(url))
+    if args.heap_layers:
+        os.environ["BENCH_HEAP_LAYERS"] = os.path.join(LOGS, "heap-layers.json")
     pairs = []
     for n in ns:
         ours = measure("ours", n, url)
@@ -367,7 +408,7 @@ def main() -> int:
             f"the peer's: CPython defaults. "
             f"Change latency from the trigger (ours: the commit in PostgreSQL; peer: GET /publish sent) "
             f"to the byte arriving at each client.")
-    text = head + "\n\n" + table(pairs) + "\n"
+    text = head + "\n\n" + (layer_table(pairs) if args.heap_layers else table(pairs)) + "\n"
     print(text)
     out = os.path.join(os.path.dirname(__file__), "out", f"stream-{stamp:%Y%m%dT%H%M%S}.md")
     os.makedirs(os.path.dirname(out), exist_ok=True)

@@ -68,6 +68,7 @@ async def publish(request: Request) -> PlainTextResponse:
 
 app = Starlette(routes=[Route("/stream", stream), Route("/publish", publish)])
 
-from ops.bench import gclog  # noqa: E402  (records full collections when the bench asks)
+from ops.bench import gclog, layers  # noqa: E402  (full collections and memory by layer, when the bench asks)
 
 gclog.install()
+layers.install()

@@ -1,0 +1,95 @@
+"""Where a benchmarked server's memory and time go, by layer (the package of the code doing it:
+Trio, Hypercorn, h11, Quart, Werkzeug, asyncpg, svc, svc_live ...).
+
+- Memory: with BENCH_HEAP_LAYERS=<file> set, a server started by ops/bench/stream.py traces its
+  allocations (tracemalloc) and, on SIGUSR1, writes the bytes alive per layer to that file as JSON;
+  each block counts for the innermost frame outside the standard library (an asyncio queue made
+  by uvicorn counts for uvicorn, a dict made by Hypercorn for Hypercorn).
+- Time: `python -m ops.bench.layers <py-spy raw file>` sums py-spy samples (`py-spy record -f raw
+  --threads`) of the main thread the same way, per layer, in percent.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import signal
+import sys
+import sysconfig
+import tracemalloc
+from typing import Iterable
+
+_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"])
+FRAMES = 40  # frames kept per allocation: enough to reach the first frame outside the standard library
+
+
+def layer_of(filename: str) -> str | None:
+    """The layer a source file belongs to; None for the standard library (look further out)."""
+    path = filename.replace("\\", "/")
+    if "site-packages/" in path:
+        return path.split("site-packages/", 1)[1].split("/", 1)[0].removesuffix(".py")
+    for own in ("svc_live", "svc_hooks", "ops", "svc"):
+        if f"/{own}/" in path:
+            return own
+    if path.startswith("<") or os.path.realpath(path).startswith(_STDLIB):
+        return None
+    return "other"
+
+
+def first_layer(filenames: Iterable[str]) -> str:
+    """The layer of the innermost frame outside the standard library (`filenames` innermost first)."""
+    for name in filenames:
+        layer = layer_of(name)
+        if layer is not None:
+            return layer
+    return "python"
+
+
+def install() -> None:
+    """In the server process: trace allocations, and write the bytes per layer on SIGUSR1."""
+    path = os.environ.get("BENCH_HEAP_LAYERS")
+    if not path:
+        return
+    tracemalloc.start(FRAMES)
+
+    def dump(_signum, _frame) -> None:
+        by_layer: collections.Counter[str] = collections.Counter()
+        for stat in tracemalloc.take_snapshot().statistics("traceback"):
+            by_layer[first_layer(f.filename for f in reversed(stat.traceback))] += stat.size
+        with open(path + ".part", "w") as f:
+            json.dump(dict(by_layer), f)
+        os.replace(path + ".part", path)
+
+    signal.signal(signal.SIGUSR1, dump)
+
+
+def read_heap(path: str) -> dict[str, int]:
+    with open(path) as f:
+        return json.load(f)
+
+
+def py_spy_layers(raw: str, thread: str = "MainThread") -> dict[str, float]:
+    """Percent of `thread`'s samples per layer, from a `py-spy record -f raw --threads` file."""
+    samples: collections.Counter[str] = collections.Counter()
+    for line in open(raw):
+        stack, _, count = line.rstrip("\n").rpartition(" ")
+        if thread not in stack.split(";", 1)[0]:
+            continue
+        frames = stack.split(";")[1:]  # outermost first; each "function (file:line)"
+        if frames and frames[-1].startswith(("get_events ", "poll ")):
+            samples["waiting (epoll)"] += int(count)  # trio idle: waiting for a socket or a wake-up
+            continue
+        files = [f[f.rfind("(") + 1:f.rfind(":")] for f in reversed(frames)]
+        samples[first_layer(files)] += int(count)
+    total = sum(samples.values()) or 1
+    return {layer: 100 * n / total for layer, n in samples.most_common()}
+
+
+def table(shares: dict[str, float], unit: str) -> str:
+    return "\n".join(f"| {layer} | {value:.1f} {unit} |" for layer, value in shares.items())
+
+
+if __name__ == "__main__":
+    for layer, pct in py_spy_layers(sys.argv[1]).items():
+        print(f"{pct:5.1f} %  {layer}")
