@@ -1,5 +1,5 @@
 """The live hub as a component of the app (svc.web.app.Component): one per worker, holding
-the LISTEN connection, the fan-out, the stream sessions and the stream slots."""
+the LISTEN connection, the fan-out, the stream slots and their leases."""
 
 from __future__ import annotations
 

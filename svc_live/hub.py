@@ -87,7 +87,7 @@ class Hub:
         self.leases: dict[str, Callable[[], None]] = {}  # holder -> what to do when its lease was lost
         self.last_seq = 0
         self.subscribers: set[Subscriber] = set()
-        self.nursery: trio.Nursery | None = None  # where the streams' sessions run
+        self.nursery: trio.Nursery | None = None  # where slots of dropped streams are released
         self.dropped = 0  # subscribers dropped for falling behind (for logs and tests)
         self._wake = trio.Event()
         self._lost = False
@@ -201,6 +201,16 @@ class Hub:
                     self.leases.pop(holder)()
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await self._run(task_status)
+        finally:
+            # The streams end with the hub (it is restarted afresh, or the worker stops): each
+            # inbox closed, each body says goodbye and gives its slot back.
+            self.nursery = None
+            for sub in list(self.subscribers):
+                self.unsubscribe(sub)
+
+    async def _run(self, task_status) -> None:
         started = False
         async with trio.open_nursery() as nursery:
             self.nursery = nursery

@@ -1,11 +1,13 @@
 """One /v1/live/stream connection: a slot lease, what was missed, then changes as they come.
 
-The session runs in the hub's nursery as three siblings — sender, heartbeat and
-disconnect watcher (which ends the session when the response body is closed, i.e. the
-client went away, or when the hub reports the slot's lease lost; the hub renews every
-lease of its worker in one statement). The first
-to finish cancels the others. The response body only reads the session's output channel,
-so nothing is ever yielded from inside a nursery.
+The response body is the whole session: one async generator, run by the request's own task,
+that waits for the next change or the next heartbeat, whichever comes first, and yields it.
+No task, nursery or channel of its own (each cost memory and collector work per stream:
+before, four tasks per stream were 40 % of its memory, ops/bench/layers.py). It ends after
+~5 minutes, when the hub drops it (fell behind, or the slot's lease was lost: the hub closes
+its inbox), or when the client goes away (Quart cancels the body). The slot is released
+before the goodbye is sent, so a client may reconnect at once, and even when the goodbye
+waits on a client that stopped reading.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from svc.changelog import changes
 from svc.core import metrics
 from svc.core.errors import ApiError
 from svc_live import sse
-from svc_live.hub import Hub, Subscriber
+from svc_live.hub import Change, Hub, Subscriber
 from svc_live.slots import LEASE_S, Slots, new_holder
 
 log = logging.getLogger("svc_live.stream")
@@ -31,7 +33,6 @@ STREAM_S = 300      # interface.md: a connection lasts about 5 minutes and count
 HEARTBEAT_S = 15    # interface.md: a heartbeat every 15 seconds
 REPLAY_S = 600      # Last-Event-ID resumes from the last 10 minutes of changes (two connections' worth)
 REPLAY_MAX = 5000   # ...and at most this many changes; further behind, the client gets a fresh start
-END_SEND_S = 10     # how long the goodbye may wait for a reader (a dropped one is behind by definition)
 
 
 def _last_event_id(raw: str | None) -> int | None:
@@ -61,102 +62,84 @@ class Session:
     def __init__(self, hub: Hub, slots: Slots, key_id: int, slot: int, holder: str) -> None:
         self.hub, self.slots = hub, slots
         self.key_id, self.slot, self.holder = key_id, slot, holder
-        self.scope = trio.CancelScope()
-        self.gone = trio.Event()  # the response body was closed: the client went away
-        self.stop = trio.Event()  # the client went away or the slot's lease was lost
-        self.out_send, self.out_receive = trio.open_memory_channel[bytes](0)
         self.sub: Subscriber | None = None
         self.end_reason = "time"
+        self.released = False
 
     def dropped(self) -> None:
+        """The hub dropped the subscriber (it fell behind) and closed its inbox. The slot is
+        released now: the body may be waiting on a client that stopped reading."""
         self.end_reason = "behind"
-        self.scope.cancel()
+        self._let_go()
 
-    async def body(self) -> AsyncIterator[bytes]:
-        try:
-            async with self.out_receive:
-                async for chunk in self.out_receive:
-                    yield chunk
-        finally:
-            self.gone.set()
-            self.stop.set()
+    def lease_lost(self) -> None:
+        """The hub found the slot's lease taken over: the stream ends (the slot is no longer ours; the
+        release at the end matches our holder only, so it leaves the new one's lease alone)."""
+        self.end_reason = "slot_lost"
+        if self.sub is not None:
+            self.hub.unsubscribe(self.sub)
 
-    async def run(self, first: list[bytes], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        task_status.started()
+    def _let_go(self) -> None:
+        self.hub.leases.pop(self.holder, None)
+        if not self.released and self.hub.nursery is not None:
+            self.released = True
+            self.hub.nursery.start_soon(self._release)
+
+    async def _release(self) -> None:
+        with trio.CancelScope(shield=True):
+            try:
+                await self.slots.release(self.key_id, self.slot, self.holder)
+            except Exception as exc:  # the lease expires by itself within LEASE_S
+                log.warning("could not release a stream slot (%r); it frees itself within %d s", exc, LEASE_S)
+
+    async def _end(self) -> None:
+        """Everything the stream held, given back (the slot last, shielded: the body may be cancelled)."""
+        metrics.STREAMS.dec()
+        self.hub.leases.pop(self.holder, None)
+        if self.sub is not None:
+            self.hub.unsubscribe(self.sub)
+        if not self.released:
+            self.released = True
+            await self._release()
+
+    async def body(self, first: list[bytes]) -> AsyncIterator[bytes]:
+        # The lease is renewed from the first byte on; a body never started (the client left at
+        # once) is never renewed and its slot frees itself within LEASE_S.
         metrics.STREAMS.inc()
+        self.hub.leases[self.holder] = self.lease_lost
+        ended = False
         try:
-            with self.scope:
-                with trio.move_on_after(STREAM_S):
-                    async with trio.open_nursery() as nursery:
-                        nursery.start_soon(self._sender, first, nursery.cancel_scope)
-                        nursery.start_soon(self._heartbeat)
-                        nursery.start_soon(self._keeper, nursery.cancel_scope)
-                if not self.gone.is_set():
-                    await self._goodbye()
-            if self.end_reason == "behind" and not self.gone.is_set():
-                await self._goodbye()
-        except Exception:
-            log.exception("live stream session failed")
+            for chunk in first:
+                yield chunk
+            assert self.sub is not None
+            now = trio.current_time()
+            deadline, beat_at = now + STREAM_S, now + HEARTBEAT_S
+            while self.end_reason == "time":
+                change: Change | None = None
+                with trio.move_on_at(min(deadline, beat_at)):
+                    try:
+                        change = await self.sub.receive.receive()
+                    except trio.EndOfChannel:  # dropped, lease lost, or the hub stopped
+                        break
+                if self.end_reason != "time":  # dropped while a change was waiting: no more of them
+                    break
+                if change is not None:
+                    yield change.wire
+                elif trio.current_time() >= deadline:
+                    break
+                else:
+                    beat_at += HEARTBEAT_S
+                    at = orjson.dumps({"at": self.hub.clock.now().isoformat().replace("+00:00", "Z")}).decode()
+                    yield sse.message("heartbeat", at)
+            ended = True
+            await self._end()
+            yield self._end_message()
         finally:
-            metrics.STREAMS.dec()
-            if self.sub is not None:
-                self.hub.unsubscribe(self.sub)
-            # The slot is free before the client sees the stream end, so it may reconnect at once.
-            with trio.CancelScope(shield=True):
-                try:
-                    await self.slots.release(self.key_id, self.slot, self.holder)
-                except Exception as exc:  # the lease expires by itself within LEASE_S
-                    log.warning("could not release a stream slot (%r); it frees itself within %d s", exc, LEASE_S)
-            self.out_send.close()
+            if not ended:  # the client went away (cancelled) or the body failed
+                await self._end()
 
     def _end_message(self) -> bytes:
         return sse.message("end", orjson.dumps({"reason": self.end_reason, "reconnect_after_ms": sse.RETRY_MS}).decode())
-
-    async def _goodbye(self) -> None:
-        with trio.move_on_after(END_SEND_S):
-            try:
-                await self.out_send.send(self._end_message())
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                pass
-
-    async def _sender(self, first: list[bytes], done: trio.CancelScope) -> None:
-        try:
-            for chunk in first:
-                await self.out_send.send(chunk)
-            assert self.sub is not None
-            async for change in self.sub.receive:
-                await self.out_send.send(change.wire)
-        except trio.BrokenResourceError:  # the body was closed under us: the client left
-            pass
-        done.cancel()
-
-    async def _heartbeat(self) -> None:
-        while True:
-            await trio.sleep(HEARTBEAT_S)
-            beat = orjson.dumps({"at": self.hub.clock.now().isoformat().replace("+00:00", "Z")}).decode()
-            try:
-                await self.out_send.send(sse.message("heartbeat", beat))
-            except trio.BrokenResourceError:
-                return
-
-    async def _keeper(self, done: trio.CancelScope) -> None:
-        """The disconnect watcher: ends the session when the response body was closed (the
-        client went away) or the hub reports the slot's lease lost."""
-        lost = False
-
-        def lease_lost() -> None:
-            nonlocal lost
-            lost = True
-            self.stop.set()
-
-        self.hub.leases[self.holder] = lease_lost
-        try:
-            await self.stop.wait()
-        finally:
-            self.hub.leases.pop(self.holder, None)
-        if lost:
-            self.end_reason = "slot_lost"
-        done.cancel()
 
 
 async def open_stream(hub: Hub, slots: Slots, key_id: int, discipline: str | None,
@@ -173,15 +156,13 @@ async def open_stream(hub: Hub, slots: Slots, key_id: int, discipline: str | Non
         session.sub, upto = hub.subscribe(discipline, session.dropped)
         missed = await _missed(hub, discipline, _last_event_id(last_event_id), upto)
         first = missed if missed is not None else await hub.in_play(discipline, upto)
-        assert hub.nursery is not None
-        await hub.nursery.start(session.run, [sse.preamble(), *first])
     except BaseException:
         if session.sub is not None:
             hub.unsubscribe(session.sub)
         with trio.CancelScope(shield=True):
             await slots.release(key_id, slot, holder)
         raise
-    response = Response(session.body(), status=200, content_type="text/event-stream; charset=utf-8",
+    response = Response(session.body([sse.preamble(), *first]), status=200, content_type="text/event-stream; charset=utf-8",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response.timeout = None  # Quart's RESPONSE_TIMEOUT (60 s) would cut the ~5-minute stream
     return response

@@ -3,8 +3,8 @@ Trio, Hypercorn, h11, Quart, Werkzeug, asyncpg, svc, svc_live ...).
 
 - Memory: with BENCH_HEAP_LAYERS=<file> set, a server started by ops/bench/stream.py traces its
   allocations (tracemalloc) and, on SIGUSR1, writes the bytes alive per layer to that file as JSON;
-  each block counts for the innermost frame outside the standard library (an asyncio queue made
-  by uvicorn counts for uvicorn, a dict made by Hypercorn for Hypercorn).
+  each block counts for the innermost frame outside the standard library and the async runtimes
+  (an asyncio queue made by uvicorn counts for uvicorn, a task Hypercorn starts for Hypercorn).
 - Time: `python -m ops.bench.layers <py-spy raw file>` sums py-spy samples (`py-spy record -f raw
   --threads`) of the main thread the same way, per layer, in percent.
 """
@@ -37,13 +37,23 @@ def layer_of(filename: str) -> str | None:
     return "other"
 
 
+# The async runtimes are looked through like the standard library: a task's coroutine, its Task
+# and its cancel status are made inside trio's (or anyio's) spawn, but for whoever started the
+# task (Hypercorn's connection, our stream session); what a runtime holds for no caller stays its own.
+RUNTIMES = frozenset({"trio", "anyio", "outcome", "sniffio"})
+
+
 def first_layer(filenames: Iterable[str]) -> str:
-    """The layer of the innermost frame outside the standard library (`filenames` innermost first)."""
+    """The layer of the innermost frame outside the standard library and the async runtimes
+    (`filenames` innermost first); the runtime's own when no other frame is found."""
+    runtime = None
     for name in filenames:
         layer = layer_of(name)
-        if layer is not None:
+        if layer in RUNTIMES:
+            runtime = runtime or layer
+        elif layer is not None:
             return layer
-    return "python"
+    return runtime or "python"
 
 
 def install() -> None:
