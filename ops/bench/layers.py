@@ -25,16 +25,20 @@ FRAMES = 40  # frames kept per allocation: enough to reach the first frame outsi
 
 
 def layer_of(filename: str) -> str | None:
-    """The layer a source file belongs to; None for the standard library (look further out)."""
+    """The layer a source file belongs to; None for the standard library (look further out).
+    Takes tracemalloc's absolute paths and py-spy's short ones (`hypercorn/trio/run.py`)."""
     path = filename.replace("\\", "/")
-    if "site-packages/" in path:
-        return path.split("site-packages/", 1)[1].split("/", 1)[0].removesuffix(".py")
-    for own in ("svc_live", "svc_hooks", "ops", "svc"):
-        if f"/{own}/" in path:
-            return own
-    if path.startswith("<") or os.path.realpath(path).startswith(_STDLIB):
+    if path.startswith("<"):
         return None
-    return "other"
+    if "site-packages/" in path:
+        path = path.split("site-packages/", 1)[1]
+    elif path.startswith("/"):
+        for own in ("svc_live", "svc_hooks", "ops", "svc"):
+            if f"/{own}/" in path:
+                return own
+        return None if os.path.realpath(path).startswith(_STDLIB) else "other"
+    top = path.split("/", 1)[0].removesuffix(".py")
+    return None if top in sys.stdlib_module_names else top
 
 
 # The async runtimes are looked through like the standard library: a task's coroutine, its Task
@@ -43,13 +47,14 @@ def layer_of(filename: str) -> str | None:
 RUNTIMES = frozenset({"trio", "anyio", "outcome", "sniffio"})
 
 
-def first_layer(filenames: Iterable[str]) -> str:
-    """The layer of the innermost frame outside the standard library and the async runtimes
-    (`filenames` innermost first); the runtime's own when no other frame is found."""
+def first_layer(filenames: Iterable[str], through_runtimes: bool = True) -> str:
+    """The layer of the innermost frame outside the standard library and (`through_runtimes`, for
+    memory) the async runtimes (`filenames` innermost first); the runtime's own when no other
+    frame is found. Time is the runtime's own: its run loop runs every task."""
     runtime = None
     for name in filenames:
         layer = layer_of(name)
-        if layer in RUNTIMES:
+        if layer in RUNTIMES and through_runtimes:
             runtime = runtime or layer
         elif layer is not None:
             return layer
@@ -87,11 +92,11 @@ def py_spy_layers(raw: str, thread: str = "MainThread") -> dict[str, float]:
         if thread not in stack.split(";", 1)[0]:
             continue
         frames = stack.split(";")[1:]  # outermost first; each "function (file:line)"
-        if frames and frames[-1].startswith(("get_events ", "poll ")):
+        if frames and frames[-1].split(" (", 1)[0].rsplit(".", 1)[-1] == "get_events":
             samples["waiting (epoll)"] += int(count)  # trio idle: waiting for a socket or a wake-up
             continue
         files = [f[f.rfind("(") + 1:f.rfind(":")] for f in reversed(frames)]
-        samples[first_layer(files)] += int(count)
+        samples[first_layer(files, through_runtimes=False)] += int(count)
     total = sum(samples.values()) or 1
     return {layer: 100 * n / total for layer, n in samples.most_common()}
 
