@@ -134,10 +134,10 @@ async def finish_rebuild(conn: asyncpg.Connection, rating: asyncio.Future) -> Mo
     """Waits for the rating begun by begin_rebuild and replaces the rating tables with it."""
     model, days, matches, draws = await rating
     await sqlrun.execute(conn, Q.ratings.clear)
-    await sqlrun.execute(conn, Q.ratings.table_indexes_drop)
-    await conn.copy_records_to_table("rating_days", records=days,
-                                     columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"])
-    await sqlrun.execute(conn, Q.ratings.table_indexes_create)
+    async with sqlrun.indexes_built_after(conn, ["rating_days"]):
+        await conn.copy_records_to_table("rating_days", records=days,
+                                         columns=["discipline", "player_id", "day", "rating", "variance", "matches",
+                                                  "until"])
     await conn.copy_records_to_table("rating_firsts", records=firsts(days), columns=["discipline", "player_id", "day"])
     await conn.copy_records_to_table("rating_matches", columns=list(_MATCH_COLUMNS), records=matches)
     await conn.copy_records_to_table("rating_draws", columns=["draw", "level"], records=draws)

@@ -13,7 +13,6 @@ import asyncpg
 
 from svc.core import sqlrun
 from svc.core.progress import Progress
-from svc.core.sqlfiles import Q
 from svc.world.bundle import COLUMNS, TABLE_NAMES, BundleError, header_of, read_manifest
 
 
@@ -37,17 +36,13 @@ async def load_bundle(conn: asyncpg.Connection, path: Path, progress: Progress =
     async with conn.transaction():
         # CASCADE would reach only tables that reference these, which are all world tables.
         await conn.execute("TRUNCATE " + ", ".join(TABLE_NAMES) + " CASCADE")
-        plain = await sqlrun.fetch(conn, Q.world.plain_indexes, tables=list(TABLE_NAMES))
-        for index in plain:
-            await conn.execute(f"DROP INDEX {index['name']}")
-        for table in TABLE_NAMES:  # FK-safe order
-            file, header = files[table]
-            await conn.copy_to_table(table, source=file, format="csv", header=True, columns=header)
-            done += manifest["tables"][table]["rows"]
-            if progress:
-                progress(f"load {table}", done, total)
-        for index in plain:
-            await conn.execute(index["ddl"])
+        async with sqlrun.indexes_built_after(conn, TABLE_NAMES):
+            for table in TABLE_NAMES:  # FK-safe order
+                file, header = files[table]
+                await conn.copy_to_table(table, source=file, format="csv", header=True, columns=header)
+                done += manifest["tables"][table]["rows"]
+                if progress:
+                    progress(f"load {table}", done, total)
         if progress:
             progress("indexes", total, total)
     for table in TABLE_NAMES:

@@ -84,14 +84,3 @@ INSERT INTO rating_matches (match_id, discipline, year, chance1, rating1, rating
 VALUES (:match_id, :discipline, :year, :chance1, :rating1, :rating2, :winner_chance, :played)
 ON CONFLICT (match_id) DO UPDATE SET chance1 = excluded.chance1, rating1 = excluded.rating1,
     rating2 = excluded.rating2, winner_chance = excluded.winner_chance;
-
--- name: table-indexes-drop
--- The rating table's indexes (sql/schema/610_rating_tables.sql), dropped while a rebuild copies the
--- days in: built once afterwards they cost a fraction of keeping them up row by row.
-DROP INDEX IF EXISTS rating_days_by_day;
-DROP INDEX IF EXISTS rating_days_best;
-
--- name: table-indexes-create
--- The same indexes made again after the copy.
-CREATE INDEX IF NOT EXISTS rating_days_by_day ON rating_days (discipline, day) INCLUDE (until, rating, player_id, variance, matches);
-CREATE INDEX IF NOT EXISTS rating_days_best ON rating_days (discipline, rating DESC, player_id) INCLUDE (day, until, variance, matches);

@@ -11,9 +11,9 @@ SELECT coalesce((SELECT value FROM world_meta WHERE key = 'source'), (SELECT val
 SELECT value FROM world_meta WHERE key = 'coverage';
 
 -- name: plain-indexes
--- The indexes of `tables` that back no constraint (name and CREATE statement): the importer
--- drops them before its COPY and builds them again after, as a bulk load should (a GIN index
--- over player arrays built once is several times cheaper than kept up row by row).
+-- The indexes of `tables` that back no constraint (name and CREATE statement): a bulk load (the
+-- importer's COPY, the rating rebuild's) drops them and builds them again after
+-- (svc.core.sqlrun.indexes_built_after).
 SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS ddl
 FROM pg_index i
 WHERE i.indrelid = ANY (:tables::regclass[])
