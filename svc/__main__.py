@@ -194,6 +194,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--world", choices=("demo", "bwf"), default="demo",
                    help="the world to load when the database is empty or holds another: the generated demo "
                         "world, or bwf, the real one from the public BWF files")
+    s.add_argument("--demo-keys", action="store_true",
+                   help="make and print one key per plan also when DATABASE_URL names the database (always "
+                        "done for the embedded one; against an operator's database they would land in its logs)")
     s.set_defaults(func=cmd_serve)
 
     w = sub.add_parser("world", help="generate and load a world, replacing the data (not keys or accounts)")

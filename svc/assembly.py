@@ -65,6 +65,14 @@ async def serve_tools_stdio(database_url: str, settings: Settings, key: str | No
             nursery.cancel_scope.cancel()
 
 
+async def before_stop(app: Mounted, *, within_s: float) -> None:
+    """A serving worker is about to stop: its live streams end with their goodbye first (within
+    `within_s`), while the server still runs to send them."""
+    hub = web_app.service_of(app.api).hub
+    if hub is not None:
+        await hub.end_streams(within_s)
+
+
 def serving_components(settings: Settings) -> list[Component]:
     """What a worker of `serve` runs: the hub always, the feed and the scheduler unless turned off."""
     components = [hub_component]

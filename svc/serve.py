@@ -1,5 +1,6 @@
-"""`python -m svc serve`: database ready, world loaded, demo keys printed, then N Hypercorn trio
-workers, each importing svc.asgi:app, under a supervisor that replaces a worker that dies."""
+"""`python -m svc serve`: database ready, world loaded, demo keys printed (for the embedded database
+only), then N Hypercorn trio workers, each importing svc.asgi:app, under a supervisor that
+replaces a worker that dies."""
 
 from __future__ import annotations
 
@@ -13,30 +14,33 @@ import signal
 import sys
 import tempfile
 import time
+from functools import partial
 from multiprocessing import get_context
 from multiprocessing.connection import wait
+from urllib.parse import urlsplit, urlunsplit
 
-from hypercorn.config import Config
-from hypercorn.trio.run import trio_worker
+from hypercorn.config import Config, Sockets
 
 from svc.access import keys
 from svc.access.plans import PLAN_NAMES, prepare_database
 from svc.core import metrics
 from svc.core.db import connect_asyncio
-from svc.core.logs import setup_logging
+from svc.core.logs import hypercorn_error_log, setup_logging
 from svc.core.settings import Settings
 
 DEMO_SEED = 1899  # the demo world's seed: the year the All England began
 URL_LIMIT = 256 * 1024  # h11's buffer for a request head: a long URL reaches the app, which answers it in JSON
 RESTART_S = (0.5, 30.0)  # a worker that dies is replaced after 0.5 s, doubling while it keeps dying young
 YOUNG_S = 10.0           # ... a worker that lived longer than this is replaced after 0.5 s again
+GRACEFUL_S = 5.0         # at a stop: answers in flight finish within this, then their connections are cut
+STREAMS_END_S = 2.0      # ... before which the live streams say goodbye (`end`, reason shutdown)
 log = logging.getLogger("svc.serve")
 
 
-async def _prepare(database_url: str, settings: Settings, world: str) -> dict[str, str]:
-    """The schema, the world asked for, the demo keys. `demo`: generated into an empty database
-    only (a database holding another world keeps it); `bwf`: the real world, loaded into an
-    empty database or one holding another world."""
+async def _prepare(database_url: str, settings: Settings, world: str, *, demo_keys: bool) -> dict[str, str]:
+    """The schema, the world asked for, the demo keys when asked for. `demo`: generated into an
+    empty database only (a database holding another world keeps it); `bwf`: the real world,
+    loaded into an empty database or one holding another world."""
     from svc.core.progress import ProgressBar
     from svc.world.replace import generate_world, load_bwf_world, world_source
 
@@ -63,7 +67,7 @@ async def _prepare(database_url: str, settings: Settings, world: str) -> dict[st
                                      progress=bar)
             finally:
                 bar.close()
-        return await _demo_keys(conn, settings)
+        return await _demo_keys(conn, settings) if demo_keys else {}
     finally:
         await conn.close()
 
@@ -89,15 +93,21 @@ async def _demo_keys(conn, settings: Settings) -> dict[str, str]:
 
 
 def serve(args, settings: Settings, *, database_url: str) -> int:
-    demo = asyncio.run(_prepare(database_url, settings, getattr(args, "world", "demo")))
+    # Working keys go to the terminal only for the embedded database of a local try-out: against
+    # an operator's DATABASE_URL they would land in its logs (`--demo-keys` asks for them there).
+    demo_keys = settings.database_url is None or getattr(args, "demo_keys", False)
+    demo = asyncio.run(_prepare(database_url, settings, getattr(args, "world", "demo"), demo_keys=demo_keys))
     os.environ["DATABASE_URL"] = database_url  # the spawned workers read it (svc/asgi.py)
     os.environ["SVC_LIVE_SPEED"] = str(args.live_speed)
     base = f"http://{args.host}:{args.port}"
     print(f"\nlistening on {base}  ({args.workers} worker{'s' if args.workers != 1 else ''})", flush=True)
-    print(f"database: {database_url}")
+    print(f"database: {without_password(database_url)}")
     for plan, key in demo.items():
         print(f"demo key ({plan:7}): {key}")
-    print(f"try: curl -H 'Authorization: Bearer {demo['free']}' '{base}/v1/search?q=lee'\n", flush=True)
+    if demo:
+        print(f"try: curl -H 'Authorization: Bearer {demo['free']}' '{base}/v1/search?q=lee'\n", flush=True)
+    else:
+        print("keys: python -m svc keys create --plan free|archive|odds|live [--account NAME]\n", flush=True)
 
     metrics_port = getattr(args, "metrics_port", None)
     if metrics_port is not None:
@@ -113,15 +123,50 @@ def serve(args, settings: Settings, *, database_url: str) -> int:
     config.bind = [f"{args.host}:{args.port}"]
     config.worker_class = "trio"
     config.workers = max(1, args.workers)
-    config.application_path = "svc.asgi:app"
     config.accesslog = None
-    config.graceful_timeout = 5.0
+    config.errorlog = hypercorn_error_log()  # through our handler: escaped, in the chosen format, once
+    config.graceful_timeout = GRACEFUL_S
+    config.keep_alive_timeout = settings.keep_alive_s  # svc.web.connection makes it apply after an answer
     config.h11_max_incomplete_size = URL_LIMIT
     try:
         return supervise(config)
     finally:
         if metrics_port is not None:
             shutil.rmtree(os.environ[metrics.MULTIPROCESS_DIR], ignore_errors=True)
+
+
+def run_worker(config: Config, sockets: Sockets, shutdown_event) -> None:
+    """One worker process: Hypercorn's trio worker (as hypercorn.trio.run.trio_worker runs it),
+    stopped by a trigger that first lets the live streams say goodbye (`end`, reason `shutdown`,
+    so that clients reconnect at once, to another worker or server) and only then stops Hypercorn:
+    no new connection, answers in flight finished within GRACEFUL_S."""
+    import trio
+    from hypercorn.app_wrappers import ASGIWrapper
+    from hypercorn.trio.run import worker_serve
+    from hypercorn.utils import check_multiprocess_shutdown_event
+
+    from svc import asgi  # the app, made in this process (never in the supervisor's)
+    from svc.assembly import before_stop
+
+    for sock in (*sockets.secure_sockets, *sockets.insecure_sockets):
+        sock.listen(config.backlog)
+
+    async def shutdown_trigger() -> None:
+        await check_multiprocess_shutdown_event(shutdown_event, trio.sleep)
+        await before_stop(asgi.app, within_s=STREAMS_END_S)
+
+    trio.run(partial(worker_serve, ASGIWrapper(asgi.app), config, sockets=sockets, shutdown_trigger=shutdown_trigger))
+
+
+def without_password(url: str) -> str:
+    """The URL as it may be shown: a password in it (user:password@, or ?password=) is ***."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if parts.password:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    query = "&".join("password=***" if item.split("=", 1)[0] == "password" else item
+                     for item in parts.query.split("&")) if parts.query else ""
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def supervise(config: Config) -> int:
@@ -149,8 +194,8 @@ def supervise(config: Config) -> int:
     due: dict[int, float] = {slot: 0.0 for slot in range(config.workers)}
 
     def spawn(slot: int) -> None:
-        process = ctx.Process(target=trio_worker, kwargs={"config": config, "shutdown_event": shutdown,
-                                                           "sockets": sockets})
+        process = ctx.Process(target=run_worker, kwargs={"config": config, "shutdown_event": shutdown,
+                                                          "sockets": sockets})
         process.start()
         workers[slot] = (process, time.monotonic())
 

@@ -26,6 +26,7 @@ from svc.changelog.listen import listening
 from svc.core import metrics
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
+from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 from svc.web.live_records import live_json
 from svc_live import sse
@@ -67,12 +68,12 @@ class Snapshot:
 
 
 class Subscriber:
-    """One stream's inbox. `on_drop` runs (synchronously) when the hub drops it."""
+    """One stream's inbox. `on_end(reason)` runs (synchronously) when the hub ends it: `behind` (it
+    fell SUBSCRIBER_BUFFER changes behind) or `shutdown` (the worker stops)."""
 
-    def __init__(self, discipline: str | None, on_drop: Callable[[], None]) -> None:
+    def __init__(self, discipline: str | None, on_end: Callable[[str], None]) -> None:
         self.discipline = discipline
-        self.on_drop = on_drop
-        self.dropped = False
+        self.on_end = on_end
         self.send, self.receive = trio.open_memory_channel[Change](SUBSCRIBER_BUFFER)
 
     def wants(self, change: Change) -> bool:
@@ -89,6 +90,9 @@ class Hub:
         self.subscribers: set[Subscriber] = set()
         self.nursery: trio.Nursery | None = None  # where slots of dropped streams are released
         self.dropped = 0  # subscribers dropped for falling behind (for logs and tests)
+        self.closing = False  # the worker is stopping: no new stream
+        self.streams_open = 0  # stream bodies running (svc_live.stream), their goodbye not yet sent
+        self._a_stream_closed = trio.Event()
         self._wake = trio.Event()
         self._lost = False
         self._own: asyncpg.Connection | None = None  # the LISTEN connection, while it is up
@@ -108,9 +112,12 @@ class Hub:
             return await read(conn)
 
     # -- subscribers -------------------------------------------------------------
-    def subscribe(self, discipline: str | None, on_drop: Callable[[], None]) -> tuple[Subscriber, int]:
+    def subscribe(self, discipline: str | None, on_end: Callable[[str], None]) -> tuple[Subscriber, int]:
         """A new subscriber and the seq it starts after: it receives every change newer than that."""
-        sub = Subscriber(discipline, on_drop)
+        if self.closing:
+            raise ApiError("unavailable", "this server is stopping; reconnect (with Last-Event-ID) and another "
+                           "server or worker answers", headers={"Retry-After": "1"})
+        sub = Subscriber(discipline, on_end)
         self.subscribers.add(sub)
         return sub, self.last_seq
 
@@ -118,11 +125,27 @@ class Hub:
         self.subscribers.discard(sub)
         sub.send.close()
 
-    def _drop(self, sub: Subscriber) -> None:
-        self.dropped += 1
-        sub.dropped = True
+    def _end(self, sub: Subscriber, reason: str) -> None:
         self.unsubscribe(sub)
-        sub.on_drop()
+        sub.on_end(reason)
+
+    async def end_streams(self, within_s: float) -> None:
+        """The worker is stopping: every stream ends with `end` (reason `shutdown`) and new ones
+        are refused; returns once every stream has sent its goodbye, or after `within_s`."""
+        self.closing = True
+        for sub in list(self.subscribers):
+            self._end(sub, "shutdown")
+        with trio.move_on_after(within_s):
+            while self.streams_open:
+                await self._a_stream_closed.wait()
+                self._a_stream_closed = trio.Event()
+
+    def stream_opened(self) -> None:
+        self.streams_open += 1
+
+    def stream_closed(self) -> None:
+        self.streams_open -= 1
+        self._a_stream_closed.set()
 
     def fan_out(self, change: Change) -> None:
         for sub in list(self.subscribers):
@@ -133,7 +156,8 @@ class Hub:
                 metrics.FANNED.inc()
             except trio.WouldBlock:
                 log.info("dropped a live subscriber that fell %d changes behind", SUBSCRIBER_BUFFER)
-                self._drop(sub)
+                self.dropped += 1
+                self._end(sub, "behind")
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self.subscribers.discard(sub)
         if len(self.recent) == RECENT:
@@ -208,7 +232,7 @@ class Hub:
             # inbox closed, each body says goodbye and gives its slot back.
             self.nursery = None
             for sub in list(self.subscribers):
-                self.unsubscribe(sub)
+                self._end(sub, "shutdown")
 
     async def _run(self, task_status) -> None:
         started = False

@@ -7,8 +7,8 @@ Event names of /v1/live/stream (also in the endpoint's description):
   heartbeat  every 15 s; data {"at": time}; no id
   end        the connection is over; data {"reason", "reconnect_after_ms"}, reason one of
              time (its ~5 minutes are up), behind (the reader fell 256 changes behind),
-             slot_lost (its slot lease expired, e.g. the worker was stalled); reconnect
-             with Last-Event-ID
+             slot_lost (its slot lease expired, e.g. the worker was stalled), shutdown
+             (the worker is stopping); reconnect with Last-Event-ID
 """
 
 from __future__ import annotations

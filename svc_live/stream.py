@@ -66,10 +66,10 @@ class Session:
         self.end_reason = "time"
         self.released = False
 
-    def dropped(self) -> None:
-        """The hub dropped the subscriber (it fell behind) and closed its inbox. The slot is
-        released now: the body may be waiting on a client that stopped reading."""
-        self.end_reason = "behind"
+    def ended(self, reason: str) -> None:
+        """The hub ended the subscriber (it fell behind, or the worker stops) and closed its inbox.
+        The slot is released now: the body may be waiting on a client that stopped reading."""
+        self.end_reason = reason
         self._let_go()
 
     def lease_lost(self) -> None:
@@ -107,6 +107,7 @@ class Session:
         # once) is never renewed and its slot frees itself within LEASE_S.
         metrics.STREAMS.inc()
         self.hub.leases[self.holder] = self.lease_lost
+        self.hub.stream_opened()
         ended = False
         try:
             for chunk in first:
@@ -135,6 +136,7 @@ class Session:
             await self._end()
             yield self._end_message()
         finally:
+            self.hub.stream_closed()  # the goodbye, if any, has been sent: the server asked for more
             if not ended:  # the client went away (cancelled) or the body failed
                 await self._end()
 
@@ -153,7 +155,7 @@ async def open_stream(hub: Hub, slots: Slots, key_id: int, discipline: str | Non
                        f"after {wait} s", headers={"Retry-After": str(wait)})
     session = Session(hub, slots, key_id, slot, holder)
     try:
-        session.sub, upto = hub.subscribe(discipline, session.dropped)
+        session.sub, upto = hub.subscribe(discipline, session.ended)
         missed = await _missed(hub, discipline, _last_event_id(last_event_id), upto)
         first = missed if missed is not None else await hub.in_play(discipline, upto)
     except BaseException:

@@ -14,6 +14,15 @@ def _on(env: Mapping[str, str], name: str) -> bool:
     return env.get(name, "1") != "0"
 
 
+def _seconds(text: str, default: float) -> float:
+    """A positive number of seconds; anything else is the default (a typo never turns a limit off)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
 def _speed(text: str) -> float:
     try:
         speed = float(text or 1)
@@ -38,6 +47,9 @@ class Settings:
     smtp_url: str = ""  # SVC_SMTP_URL: smtp://host:port for the notice that an endpoint was paused
     smtp_from: str = "webhooks@localhost"  # SVC_SMTP_FROM
     scale: str = "demo"  # SVC_SCALE: the world `serve` generates into an empty database
+    # SVC_KEEP_ALIVE_S: an idle connection (no request in progress) is closed after this long, also
+    # after its last answer; Hypercorn's default, long enough for a client's next call in a burst
+    keep_alive_s: float = 5.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -56,4 +68,5 @@ class Settings:
             smtp_url=env.get("SVC_SMTP_URL", ""),
             smtp_from=env.get("SVC_SMTP_FROM", "webhooks@localhost"),
             scale=env.get("SVC_SCALE", "demo"),
+            keep_alive_s=_seconds(env.get("SVC_KEEP_ALIVE_S", ""), 5.0),
         )

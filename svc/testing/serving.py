@@ -12,6 +12,17 @@ from pathlib import Path
 from typing import Iterator
 
 
+def workers_of(pid: int) -> set[int]:
+    """The worker processes of a `serve` supervisor (its children but multiprocessing's resource
+    tracker)."""
+    out = set()
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"spawn_main" in cmdline:
+            out.add(int(child))
+    return out
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from functools import partial
 from typing import Any, Awaitable, Callable, Sequence
 
 import orjson
@@ -26,6 +27,7 @@ from svc.core.settings import Settings
 from svc.core.sqlfiles import Q
 from svc.web import openapi
 from svc.web.cache import AnswerCache
+from svc.web.connection import ServiceApp
 from svc.web.convert import to_json
 from svc.web.docs import register_docs
 from svc.web.endpoint import Call, Endpoint, fingerprint, page_meta, page_window
@@ -79,7 +81,7 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
                cache: bool = False, settings: Settings | None = None, pages: Sequence[Pages] = (),
                webhooks: Webhooks | None = None) -> QuartTrio:
     """The app serving `endpoints` (svc.assembly puts the service together and calls this)."""
-    app = QuartTrio(__name__)
+    app = ServiceApp(__name__)
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
     # No redirects: `/v1/players//matches` is a 404 like any other unknown path, not a 308 to a
     # merged path answered before the key is checked.
@@ -87,7 +89,8 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
     app.url_map.strict_slashes = False
     own_db = db is None
     clock = clock or Clock()
-    service = Service(db=db or Database(database_url, pool_size=pool_size), clock=clock,
+    db = db or Database(database_url, pool_size=pool_size)
+    service = Service(db=db, clock=clock,
                       settings=settings or Settings(database_url=database_url, pool_size=pool_size, cache=cache),
                       cache=AnswerCache(clock) if cache else None)
     app.extensions["svc"] = service
@@ -98,11 +101,14 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
     running: list[tuple[trio.CancelScope, trio.Event]] = []
 
     async def run_component(component: Component, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        await run_in_scope(partial(_keep_running, service, component), task_status=task_status)
+
+    async def run_in_scope(run: Callable[..., Awaitable[None]], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         done = trio.Event()
         try:
             with trio.CancelScope() as scope:
                 running.append((scope, done))
-                await _keep_running(service, component, task_status)
+                await run(task_status=task_status)
         finally:
             done.set()
 
@@ -110,6 +116,7 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
     async def start_parts() -> None:
         if own_db:
             await service.db.open()
+        await app.nursery.start(run_in_scope, service.take_backs.run)
         for component in components:
             await app.nursery.start(run_component, component)
 
@@ -141,6 +148,17 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
         if len(request.scope.get("raw_path", b"")) + len(request.scope.get("query_string", b"")) > URL_MAX:
             return await _refused(service, ApiError("bad_request", f"the URL is longer than {URL_MAX} bytes; "
                                                                    "no parameter of this API needs that much"))
+        return None
+
+    @app.before_request
+    async def path_segments() -> Response | None:
+        # Werkzeug strips leading slashes (request.path, and again before matching), so
+        # `//v1/countries` would be served as `/v1/countries`; an empty or dot segment anywhere is
+        # an unknown path instead (README), never served under another path's name nor redirected.
+        path = request.scope.get("path") or request.path
+        if any(segment in ("", ".", "..") for segment in path[1:].split("/")):
+            return await _refused(service, ApiError("not_found", f"no endpoint at {path}: a path has no "
+                                                    "empty, '.' or '..' segment; see /v1/openapi.json"))
         return None
 
     @app.before_request
@@ -187,6 +205,11 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
     return app
 
 
+def service_of(app: QuartTrio) -> Service:
+    """The per-process state of an app made by create_app."""
+    return app.extensions["svc"]
+
+
 class _Started:
     """The task_status a component is given: marks it running, and tells the app it may serve
     the first time only (a restarted component starts again into an app already serving)."""
@@ -201,7 +224,7 @@ class _Started:
             outer.started(value)
 
 
-async def _keep_running(service: Service, component: Component, task_status: Any) -> None:
+async def _keep_running(service: Service, component: Component, *, task_status: Any) -> None:
     """Runs a component for the app's lifetime. One that fails after it started is logged loudly
     and started again after a back-off (1 s doubling to 30 s; back to 1 s after a minute of good
     running), so a worker never goes on serving with a dead hub, feed or scheduler. A failure
@@ -361,11 +384,12 @@ async def _answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -
 
 
 async def _refund(service: Service, caller: Caller) -> Caller:
-    """Takes back a call refused after it was counted; best effort when the database is the fault."""
+    """Takes back a call refused after it was counted; when the database is the fault, the
+    worker takes it back once the database answers again (svc.access.take_backs)."""
     try:
         return await refund(service.db, caller)
     except DatabaseUnavailable:
-        log.warning("a refused call stays counted: the database is unreachable")
+        service.take_backs.owe(caller)
         return caller
 
 

@@ -30,8 +30,15 @@ rankings, ratings, odds and live scores.
   acceptable (out of range, not in the vocabulary, `from` after `to`, a page past the last); 404 `not_found`;
   405 for methods other than GET (with `Allow: GET`); 429 `rate_limited` / `quota_exceeded` with `Retry-After`.
 * Counting: a call is counted when it passes authentication, plan and limits and its parameters are valid;
-  401, 403, 400/422 from parameter checks and 429 are never counted. `/v1/usage` is never counted.
+  401, 403, 400/422 from parameter checks, 429 and 5xx are never counted (a 5xx answered while the database was
+  away is taken back once it returns). `/v1/usage` is never counted.
   Limits are per key; a replacement key keeps its predecessor's counters.
+* Paths: an empty or dot segment anywhere (`//v1/countries`, `/v1/countries/`) is an unknown path (404), never
+  a redirect. A request that cannot be read as HTTP/1.1 (a raw byte outside printable ASCII or a space in the
+  target, a bad `Content-Length`, a head over 256 KiB) is refused by the HTTP server beneath with an empty 400
+  (431 for the head): the only answers that are not JSON.
+* Connections: closed after an answer to `Connection: close` or HTTP/1.0, otherwise after the server's
+  keep-alive time without a request (5 s unless its operator set another).
 * Paging: `page` (from 1), `per_page` (1-200, default 50) and `cursor`. `meta` carries `page`, `per_page`,
   `total`, `pages` and `next_cursor` (an empty string on the last page). A cursor is tied to the filters it was made
   with and takes precedence over `page`. Lists that change while you walk them (fixtures) are ordered by a

@@ -1,5 +1,5 @@
 """What one worker process shares among all its requests: the pool, the clock, the answer
-cache, the settings, and the background components that run beside the app (each sets its
+cache, the settings, the take-backs it owes, and the background components that run beside the app (each sets its
 own field when it starts; None where this process does not run it)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from svc.access.take_backs import TakeBacks
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.core.settings import Settings
@@ -26,6 +27,8 @@ class Service:
     clock: Clock
     settings: Settings
     cache: AnswerCache | None = None
+    # calls refused after they were counted, to take back once the database answers again
+    take_backs: TakeBacks = attrs.field(default=attrs.Factory(lambda self: TakeBacks(self.db), takes_self=True))
     hub: Hub | None = None  # svc_live: this worker's streams and their fan-out
     slots: Slots | None = None  # svc_live: the per-key stream slots the hub renews
     feed: Feed | None = None  # svc.world.feed: tries to play the world forward (one worker wins the lock)

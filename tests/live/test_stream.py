@@ -123,3 +123,22 @@ async def test_a_stream_opened_just_after_a_change_starts_from_the_new_score(liv
     last_seen = {e.json()["match"]: e.json()["point"] for _, e in later.named("match")}
     assert last_seen == now
     assert [e.json()["point"] for _, e in first.named("match") if e.json()["match"] == changed][0] != now[changed]
+
+
+async def test_a_stopping_hub_ends_its_streams_and_refuses_new_ones_uncounted(live_app, db_url):
+    app, client = live_app
+    key = make_key(db_url, "live")
+    reader = Reader()
+    async with trio.open_nursery() as n:
+        n.start_soon(reader.run, client, key)
+        await reader.opened.wait()
+        await app.extensions["svc"].hub.end_streams(within_s=5)
+        with trio.fail_after(1):  # end_streams returned once the goodbye was sent
+            await reader.closed.wait()
+    assert reader.events[-1][1].event == "end" and reader.events[-1][1].json()["reason"] == "shutdown"
+    before = (await client.get("/v1/usage", headers={"X-API-Key": key})).json()["data"]
+    refused = Reader()
+    await refused.run(client, key)
+    assert refused.status == 503 and refused.body["error"]["code"] == "unavailable"
+    after = (await client.get("/v1/usage", headers={"X-API-Key": key})).json()["data"]
+    assert after["calls_today"] == before["calls_today"]

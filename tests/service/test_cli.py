@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from urllib.parse import urlsplit, urlunsplit
 
 from conftest import sql
 
@@ -80,3 +81,31 @@ def test_world_generation_into_a_log_file_writes_a_handful_of_plain_lines(pg_ser
         assert lines[-1].startswith("world loaded: scale tiny")
     finally:
         drop_database(pg_server_url, name)
+
+
+async def test_serve_against_database_url_prints_no_working_key_and_no_password(db_url, tmp_path):
+    """Against an operator's DATABASE_URL, `serve` makes no demo keys and prints none (they would
+    land in its logs), nor the database's password; it says how to make a key instead."""
+    import signal
+
+    import httpx
+
+    from svc.testing.serving import serve_process
+
+    from .test_two_servers import wait_until_up
+
+    keys_before = sql(db_url, "SELECT count(*) AS n FROM api_keys")[0]["n"]
+    # the test server trusts local connections: a password in the URL is accepted and ignored
+    parts = urlsplit(db_url)
+    with_password = urlunsplit(parts._replace(netloc=f"{parts.username or 'postgres'}:not-for-logs@"
+                                                     f"{parts.netloc.rpartition('@')[2]}"))
+    with serve_process(with_password, tmp_path, "--workers", "1", SVC_LIVE_FEED="0", SVC_HOOKS="0") as (proc, base):
+        async with httpx.AsyncClient(timeout=10) as client:
+            await wait_until_up(client, base, tmp_path)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    printed = next(tmp_path.glob("server-*.log")).read_text()
+    assert "listening on" in printed and "python -m svc keys create" in printed
+    assert "bk_live_" not in printed and "not-for-logs" not in printed
+    assert not (tmp_path / "demo-keys.json").exists()
+    assert sql(db_url, "SELECT count(*) AS n FROM api_keys")[0]["n"] == keys_before

@@ -94,3 +94,37 @@ async def test_the_hub_and_the_scheduler_come_back_with_the_database(own_server)
                 await reader.opened.wait()
             assert reader.status == 200
             n.cancel_scope.cancel()
+
+
+async def test_a_call_counted_as_the_database_went_away_is_taken_back_when_it_returns(own_server):
+    """A call counted, then answered 503 because the database went away before its answer was made,
+    is taken back once the database answers again: a 5xx is never left counted (README, "Limits")."""
+    import trio
+    from conftest import sql
+
+    from svc.core.sqlfiles import Q
+    from svc.web.app import create_app as create_web_app
+    from svc.web.endpoint import Answer, Endpoint
+    from svc.web.params import NoParams
+
+    url, server = own_server
+    key = make_key(url, "free")
+
+    async def the_database_goes_away(call) -> Answer:
+        pgserver.stop_immediately(server)  # after the call was counted and committed
+        return Answer(await call.db.fetchval(Q.world.has_matches))
+
+    outage = Endpoint(path="/v1/outage", plan="free", summary="", description="", params=NoParams, returns=bool,
+                      many=False, handler=the_database_goes_away)
+    counted = "SELECT u.day_calls, u.month_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.account = $1"
+    account = sql(url, "SELECT account FROM api_keys ORDER BY id DESC LIMIT 1")[0]["account"]
+    app = create_web_app(url, endpoints=[outage], clock=Clock(start=NOON), pool_size=2)
+    async with app.test_app() as test_app:
+        client = Client(test_app.test_client())
+        down = await client.get("/v1/outage", key)
+        assert down.status_code == 503 and down.json_body["error"]["code"] == "unavailable"
+        server.ensure_postgres_running()
+        assert tuple(sql(url, counted, account)[0]) == (1, 1)  # still counted while the database was away
+        with trio.fail_after(60):
+            while tuple(sql(url, counted, account)[0]) != (0, 0):
+                await trio.sleep(0.2)

@@ -110,6 +110,9 @@ async def test_refusals_outside_an_endpoint_carry_the_rate_headers_and_are_not_c
     first = await client.get("/v1/countries", key)
     for r in (await client.get("/v1/nothing-here", key),                       # no such path
               await client.get("/v1/players//matches", key),                    # an empty segment: no redirect
+              await client.get("//v1/countries", key),                          # ... leading (Werkzeug strips it)
+              await client.get("/v1/countries/", key),                          # ... trailing
+              await client.get("/v1/./countries", key),                         # a dot segment
               await client.get("/v1/series/%2e%2e%2f/champions", key),          # dots: no redirect
               await client.get("/v1/countries", key, key_=key),                 # a key in the query string
               await client.request("HEAD", "/v1/countries", key),               # only GET is served

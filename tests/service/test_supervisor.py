@@ -6,26 +6,15 @@ from __future__ import annotations
 
 import os
 import signal
-from pathlib import Path
 
 import httpx
 import pytest
 import trio
 from conftest import make_key
 
-from svc.testing.serving import serve_process
+from svc.testing.serving import serve_process, workers_of
 
 from .test_two_servers import wait_until_up
-
-
-def workers_of(pid: int) -> set[int]:
-    """The supervisor's worker processes (its children but the multiprocessing resource tracker)."""
-    out = set()
-    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-        cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-        if b"spawn_main" in cmdline:
-            out.add(int(child))
-    return out
 
 
 @pytest.fixture
@@ -73,3 +62,31 @@ async def test_a_killed_worker_is_replaced_while_the_other_serves(server, db_url
     assert f"worker {victim} exited (signal 9)" in text
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 0
+
+
+async def test_sigterm_ends_live_streams_with_their_goodbye(db_url, tmp_path):
+    """A stop (SIGTERM, as a deploy sends) first ends every live stream with `end`, reason
+    `shutdown` (a client reconnects at once, elsewhere), then the server stops."""
+    key = make_key(db_url, "live")
+    with serve_process(db_url, tmp_path, "--workers", "2", SVC_LIVE_FEED="0", SVC_HOOKS="0") as (proc, base):
+        async with httpx.AsyncClient(timeout=30) as client:
+            await wait_until_up(client, base, tmp_path)
+            bodies: list[bytes] = [b"", b""]
+
+            async def stream(i: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
+                async with client.stream("GET", f"{base}/v1/live/stream", headers={"X-API-Key": key}) as r:
+                    assert r.status_code == 200
+                    async for chunk in r.aiter_bytes():
+                        if not bodies[i]:
+                            task_status.started()
+                        bodies[i] += chunk
+
+            with trio.fail_after(30):
+                async with trio.open_nursery() as nursery:
+                    for i in range(2):  # on either worker: the two of the key's slots
+                        await nursery.start(stream, i)
+                    proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    for body in bodies:
+        assert body.startswith(b"retry: ")
+        assert body.endswith(b'event: end\ndata: {"reason":"shutdown","reconnect_after_ms":1000}\n\n'), body[-200:]
