@@ -77,9 +77,8 @@ def slice_url(pg_server_url):
     drop_database(pg_server_url, name)
 
 
-async def apply(url: str, folder: Path):
-    """The increment as `svc import --increment` applies it: its own asyncio connection, here in a
-    thread of its own while the app under test goes on serving on Trio."""
+def applied(url: str, folder: Path):
+    """The increment as `svc import --increment` applies it: on its own asyncio connection."""
     async def go():
         conn = await connect_asyncio(url)
         try:
@@ -87,7 +86,12 @@ async def apply(url: str, folder: Path):
         finally:
             await conn.close()
 
-    return await trio.to_thread.run_sync(lambda: run(go()))
+    return run(go())
+
+
+async def apply(url: str, folder: Path):
+    """The increment applied in a thread of its own while the app under test goes on serving on Trio."""
+    return await trio.to_thread.run_sync(lambda: applied(url, folder))
 
 
 def counts(url: str) -> dict[str, int]:

@@ -36,9 +36,10 @@ from svc.world.bundle import FORMAT_VERSION, BundleWriter
 from svc.world.generate.draws import rounds_of
 from svc.world.generate.ids import fold, make_id, slugify
 from svc.world.sources import bwf_calendar, bwf_ranking, bwf_tour
-from svc.world.sources.bwf_tour import Problem, TourRow
+from svc.world.sources.bwf_tour import TourRow
 from svc.world.sources.countries import IOC, code_of
 from svc.world.sources.names import Identities, family_of, list_name, player_id
+from svc.world.sources.rows import Problem, find
 
 SOURCE = "bwf"
 GENERATOR = "svc.world.sources.bwf 1"
@@ -120,6 +121,7 @@ class Report:
     series_by_fallback: list[str] = field(default_factory=list)
     unknown_countries: Counter = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)  # file:line: what
+    rows_refused: int = 0  # rows nothing was taken from (each in `problems`); an increment prints it
 
     def as_dict(self) -> dict[str, Any]:
         share = {d: round(self.ranking_rows_matched[d] / n, 4) if n else None for d, n in sorted(self.ranking_rows.items())}
@@ -253,21 +255,25 @@ class Builder:
         return out
 
     # -- the whole world --------------------------------------------------------------------
-    def read(self, tour_dir: Path, ranking_dir: Path | None, *, all_files: bool = True
+    def read(self, tour_dir: Path, ranking_dir: Path | None, *, all_files: bool = True, strict: bool = False
              ) -> tuple[list[dict[str, Any]], list[tuple]]:
         """The matches (as match dicts) and ranking rows of the files under the folders; with
-        all_files False (an increment), a discipline's file that is not there is no problem."""
+        all_files False (an increment), a discipline's file that is not there is no problem.
+        `strict` (an increment): a row with any fault is refused, not kept with what is certain
+        (svc.world.sources.rows); a refused row never reaches the people, editions or matches."""
         problems: list[Problem] = []
         rows: list[TourRow] = []
         for d in bwf_tour.DISCIPLINES:
-            path = bwf_tour.find(tour_dir, d.lower())
+            path = find(tour_dir, d.lower())
             if path is None:
                 if all_files:
                     problems.append(Problem(f"{tour_dir.name}/{d.lower()}.csv", "missing"))
                 continue
-            rows.extend(bwf_tour.read(path, problems))
-        ranking_rows = list(bwf_ranking.read(ranking_dir, problems)) if ranking_dir and ranking_dir.is_dir() else []
-        calendar_rows = list(bwf_calendar.read(ranking_dir, problems)) if ranking_dir and ranking_dir.is_dir() else []
+            rows.extend(bwf_tour.read(path, problems, strict=strict))
+        lists = ranking_dir is not None and ranking_dir.is_dir()
+        ranking_rows = list(bwf_ranking.read(ranking_dir, problems, strict=strict)) if lists else []
+        calendar_rows = list(bwf_calendar.read(ranking_dir, problems, strict=strict)) if lists else []
+        self.report.rows_refused += len({p.where for p in problems if p.refused})
         for row in rows:  # every spelling first, so that a person's id never depends on row order
             for name, nat in row.side1 + row.side2:
                 self.identities.add(name, nat or None)
@@ -500,6 +506,7 @@ class Builder:
             name = " / ".join(rp.name for rp in r.players)
             if (r.week, r.discipline, r.rank, name) in seen:
                 report.problems.append(f"{r.where}: {name} at rank {r.rank} a second time in one list: the repeat is left out")
+                report.rows_refused += 1
                 continue
             seen.add((r.week, r.discipline, r.rank, name))
             out.append((r.week, r.discipline, r.rank, name, ids[0], ids[1] if len(ids) > 1 else None, r.points, True))

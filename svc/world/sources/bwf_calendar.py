@@ -1,16 +1,17 @@
 """Reading the BWF calendar (bwf-world-ranking/tournaments.csv): one `CalendarRow` per event
-with its grade, level and dates, and whether it was cancelled; problems with file and line."""
+with its grade, level and dates, and whether it was cancelled; every row checked once here as
+the match files' rows are (svc.world.sources.rows): as many values as the header has columns and
+dates that read; a row that fails is reported with its file and line and left out."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from svc.world.sources.bwf_tour import Problem, find, open_text
+from svc.world.sources.rows import Fault, Problem, find, records, take
 
 CANCELLED = re.compile(r"\s*[-(]*\s*cancell?ed\s*\)?\s*", re.I)
 
@@ -28,26 +29,33 @@ class CalendarRow:
     cancelled: bool
 
 
-def read(folder: Path, problems: list[Problem]) -> Iterator[CalendarRow]:
+def read(folder: Path, problems: list[Problem], *, strict: bool = False) -> Iterator[CalendarRow]:
     path = find(folder, "tournaments")
     if path is None:
         return
-    with open_text(path) as f:
-        reader = csv.DictReader(f)
-        for r in reader:
-            where = f"{path.name}:{reader.line_num}"
-            try:
-                start = dt.datetime.strptime(r["start_date"].strip(), "%m/%d/%Y").date()
-                end = dt.datetime.strptime(r["end_date"].strip(), "%m/%d/%Y").date()
-            except (KeyError, ValueError) as exc:
-                problems.append(Problem(where, f"dates not read ({exc}): the event is left out of the calendar"))
-                continue
-            name = " ".join(r["name"].split())
-            cancelled = bool(CANCELLED.search(name))
-            grade = r["type"].strip() or None
-            city = r["city"].strip()
-            yield CalendarRow(where=where, name=" ".join(CANCELLED.sub(" ", name).split()), grade=grade,
-                              city=None if city.upper() in ("TBC", "TBA", "") else city, country=r["country"].strip(),
-                              start=start, end=max(start, end),
-                              junior=bool(re.search(r"junior|\bu1[3579]\b|\bu2[13]\b", f"{name} {grade or ''}", re.I)),
-                              cancelled=cancelled)
+    for where, r, faults in records(path, path.name):
+        row = _row(r, where, faults) if r is not None else None
+        if take(where, faults, strict, problems):
+            yield row
+
+
+def _row(r: dict[str, str], where: str, faults: list[Fault]) -> CalendarRow | None:
+    try:
+        name, grade = " ".join(r["name"].split()), r["type"].strip() or None
+        city, country = r["city"].strip(), r["country"]
+        start_text, end_text = r["start_date"], r["end_date"]
+    except KeyError as exc:  # a column the row needs is not in its file's header
+        faults.append(Fault(f"no column {exc}"))
+        return None
+    try:
+        start = dt.datetime.strptime(start_text.strip(), "%m/%d/%Y").date()
+        end = dt.datetime.strptime(end_text.strip(), "%m/%d/%Y").date()
+    except ValueError as exc:
+        faults.append(Fault(f"dates not read ({exc})"))
+        return None
+    cancelled = bool(CANCELLED.search(name))
+    return CalendarRow(where=where, name=" ".join(CANCELLED.sub(" ", name).split()), grade=grade,
+                       city=None if city.upper() in ("TBC", "TBA", "") else city, country=country.strip(),
+                       start=start, end=max(start, end),
+                       junior=bool(re.search(r"junior|\bu1[3579]\b|\bu2[13]\b", f"{name} {grade or ''}", re.I)),
+                       cancelled=cancelled)

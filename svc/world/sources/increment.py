@@ -14,6 +14,14 @@ In one transaction, while the service serves:
 - ranking rows not held are added;
 - only the derived tables that read what changed are rebuilt.
 The same increment applied twice changes nothing the second time.
+
+A row with any fault (too few or too many columns, no name, a country the mapping does not know,
+a date, score, winner or round that does not read, the same match twice in a file ...: the
+checks are the readers', svc.world.sources.rows) is refused: nothing of it is applied -- no
+player, country, edition or match comes from it -- and the report lists it with its file and
+line; the rest of the increment applies. Refusing rather than keeping what is certain, as the
+full import does: an increment changes a world that serves, and a match or correction built on a
+guess would overwrite what is held.
 """
 
 from __future__ import annotations
@@ -53,6 +61,8 @@ class IncrementReport:
                f"derived tables rebuilt: {', '.join(self.derived_rebuilt) or 'none (nothing changed)'}"]
         d = self.source.as_dict()
         out.append(f"doubles side two partner: {d['doubles_side_two_partner']}; retirements: {d['retirements']}")
+        out.append(f"rows refused (nothing of them applied): {self.source.rows_refused}; "
+                   f"problems, each with its file and line: {len(self.source.problems)}")
         out += [f"  {p}" for p in self.source.problems]
         return out
 
@@ -76,14 +86,16 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
     pairs = [(r["tournament_id"], r["discipline"], r["day"], list(r["pair"])) for r in await sqlrun.fetch(conn, Q.increment.pairs)]
     builder = Builder(path, report.source, held, pairs)
     tour, ranking = _folders(Path(path))
-    matches, rankings = builder.read(tour, ranking, all_files=False)
+    matches, rankings = builder.read(tour, ranking, all_files=False, strict=True)
     changed: set[str] = set()
     async with conn.transaction():
         held_ids = {r[0] for r in held}
         new_people = [p for p in builder.people.values() if p.id not in held_ids]
         for code in sorted({p.country for p in new_people if p.country}
                            | {ed["country"] for ed in builder.editions.values() if ed["country"]}):
-            await sqlrun.execute(conn, Q.increment.country_add, code=code, name=IOC.get(code, code))
+            # IOC[code], never the code as a name: every code here passed the readers' check against
+            # the country mapping, so one it does not know is a fault of ours and stops the increment
+            await sqlrun.execute(conn, Q.increment.country_add, code=code, name=IOC[code])
         rows = [player_row(p)[:5] for p in new_people]
         await sqlrun.execute(conn, Q.increment.players_add, ids=[x[0] for x in rows], names=[x[1] for x in rows],
                              slugs=[x[2] for x in rows], countries=[x[3] for x in rows],
