@@ -13,10 +13,11 @@ import attrs
 from svc.api.ratings import model_meta, served_model
 from svc.core.errors import bad_request, invalid, not_found
 from svc.core.sqlfiles import Q
+from svc.rating.history import rated_key
 from svc.rating.model import Ratings, decider_chance, expected
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, endpoint
-from svc.web.params import IOC_CODE, discipline_param, param
+from svc.web.params import IOC_CODE, SPORT_CLASSES, discipline_param, param
 from svc.web.records import Discipline, PlayerRef
 
 RALLY_SCORING_FROM = dt.date(2006, 8, 1)  # 21-point rally scoring; games before it are checked loosely
@@ -135,6 +136,16 @@ async def predict_plan(p: PredictParams, db: Any, clock: Any) -> str:
     return "odds"
 
 
+def _rated_as(discipline: str, players: list[Any]) -> str:
+    """The rating the sides are read in: para players (all of them with a sport class) are rated
+    within their classes ("MS WH1"; a doubles class pair in the draws' order, "MD WH1-WH2"), as
+    svc.rating.history rates them; anyone else in the discipline itself."""
+    classes = [r["sport_class"] for r in players]
+    if not all(classes):
+        return discipline
+    return rated_key(discipline, "-".join(sorted(set(classes), key=SPORT_CLASSES.index)))
+
+
 def _discipline(given: str | None, side1: list[Any], side2: list[Any]) -> str:
     genders = [sorted(r["gender"] for r in side) for side in (side1, side2)]
     wanted = {"MS": ["M"], "WS": ["W"], "MD": ["M", "M"], "WD": ["W", "W"], "XD": ["M", "W"]}
@@ -183,10 +194,11 @@ async def predict(call: Call) -> Answer:
         raise not_found("no rating has been computed for this world yet")
     ratings = Ratings(model.settings)
     ratings.load(await call.db.fetch(Q.ratings.standings, players=side_ids[0] + side_ids[1], day=day))
+    rated_as = _rated_as(discipline, [found[x] for x in side_ids[0] + side_ids[1]])
     home = [p.host is not None and all(found[x]["country"] == p.host for x in ids) for ids in side_ids]
     edge = (model.settings.home_edge or 0.0) * (int(home[0]) - int(home[1]))
     # the deviation grows to `day` from the last day rated, as in the rating itself
-    sides = [ratings.side(ids, discipline, day) for ids in side_ids]
+    sides = [ratings.side(ids, rated_as, day) for ids in side_ids]
     chance1 = expected(sides[0][0] - sides[1][0] + edge, sides[0][1] + sides[1][1])
     # rounded once so that the two chances always sum to 1 (and p(a, b) = 1 - p(b, a) exactly)
     chance1 = round(chance1, 4)
@@ -197,7 +209,7 @@ async def predict(call: Call) -> Answer:
         return PredictSide(
             players=[PlayerRef(id=x, name=found[x]["name"], country=found[x]["country"]) for x in ids],
             rating=round(sides[i][0], 1), deviation=round(math.sqrt(sides[i][1]), 1),
-            rated=all((x, discipline) in ratings.players for x in ids), at_home=home[i],
+            rated=all((x, rated_as) in ratings.players for x in ids), at_home=home[i],
             chance=round(chances[i], 4), fair_price=_price(chances[i]))
 
     deciding = None

@@ -19,7 +19,7 @@ from svc.rating.history import Model
 from svc.rating.model import variance_on
 from svc.web.convert import doc
 from svc.web.endpoint import Call, Page, endpoint
-from svc.web.params import Paging, discipline_param, param
+from svc.web.params import Paging, class_variants, discipline_param, param, sport_class_param
 from svc.web.records import Discipline, PlayerRef
 
 ACTIVE_DAYS = 365
@@ -40,6 +40,8 @@ class RatingRow:
 @attrs.frozen
 class RatingDay:
     discipline: Discipline
+    sport_class: str | None = attrs.field(metadata=doc(
+        "para badminton: the class (or class pair) the player is rated in, apart from able-bodied play; null otherwise"))
     day: dt.date = attrs.field(metadata=doc("a day the player was rated; the rating holds from the next day"))
     rating: float = attrs.field(metadata=doc("after that day's matches"))
     deviation: float = attrs.field(metadata=doc("after that day's matches"))
@@ -55,6 +57,10 @@ class RatingsParams(Paging):
     player: str | None = param("One player's rating history (pl_...) instead of the table: the days rated before "
                                "`date`, newest first.", prefix="pl_")
     active: bool = param("Table only: keep only players rated in the 365 days before the date.", default=True)
+    sport_class: str | None = sport_class_param(
+        "Para badminton: the table (or history) of one sport class, or a class pair in doubles such as WH1-WH2 "
+        "(either order). Para players are rated within their classes, never in the able-bodied table of the "
+        "discipline, which is what the table is without it.")
 
 
 def model_meta(model: Model | None) -> dict[str, Any]:
@@ -95,6 +101,8 @@ async def ratings_plan(p: RatingsParams, db: Any, clock: Any) -> str:
     # Checked before the call is counted: a 400 or 422 is never counted.
     if p.player is None and p.discipline is None:
         raise bad_request("parameter `discipline` is required for the table (or give `player` for one player's history)")
+    if p.sport_class is not None and p.discipline is None:
+        raise bad_request("parameter `sport_class` needs `discipline` (a class is rated within a discipline)")
     if p.date is not None and p.date > clock.today():
         raise invalid(f"parameter `date` ({p.date}) is after today ({clock.today()})")
     return "archive"
@@ -110,7 +118,8 @@ async def ratings_plan(p: RatingsParams, db: Any, clock: Any) -> str:
                       "Without `player`: the table of `discipline`, best first (`active` keeps those rated in the 365 "
                       "days before). With `player`: that player's history instead, rows shaped as RatingDay "
                       "(discipline, day, rating, deviation, matches, change), newest first, in one discipline or "
-                      "all. `meta.model` names the model version, its settings and its held-out accuracy and "
+                      "all. Para badminton is rated within its sport classes: `sport_class` gives the table of one "
+                      "class (or class pair), and the table without it holds able-bodied play only. `meta.model` names the model version, its settings and its held-out accuracy and "
                       "log-loss; `meta.date` is the date the ratings are as on.")
 async def ratings(call: Call) -> Page:
     p = call.p
@@ -121,20 +130,26 @@ async def ratings(call: Call) -> Page:
         if not await call.db.fetchval(Q.players.exists, id=p.player):
             raise not_found(f"no player with id {p.player}")
         rows = await call.db.fetch(Q.ratings.player_history, player=p.player, day=day, discipline=p.discipline,
+                                   classes=class_variants(p.sport_class) if p.sport_class else None,
                                    offset=call.offset, limit=call.limit)
         if not rows and call.offset == 0:
             meta["note"] = "the player has no rated match before this date" + (" in this discipline" if p.discipline else "")
         return call.page(rows, lambda r: RatingDay(
-            discipline=r["discipline"], day=r["day"], rating=round(r["rating"], 1),
+            discipline=r["discipline"], sport_class=r["sport_class"], day=r["day"], rating=round(r["rating"], 1),
             deviation=round(math.sqrt(r["variance"]), 1), matches=r["matches"],
             change=None if r["change"] is None else round(r["change"], 1)), meta)
+    rated_as = p.discipline
+    if p.sport_class is not None:
+        meta["sport_class"] = p.sport_class
+        rated_as = await call.db.fetchval(Q.ratings.class_rated_as, keys=[
+            f"{p.discipline} {c}" for c in class_variants(p.sport_class)]) or f"{p.discipline} {p.sport_class}"
     since, total, table = day - dt.timedelta(days=ACTIVE_DAYS), None, Q.ratings.table_by_day
     if not p.active:
         since = dt.date.min
-        size = await call.db.fetchrow(Q.ratings.table_size, discipline=p.discipline, day=day)
+        size = await call.db.fetchrow(Q.ratings.table_size, discipline=rated_as, day=day)
         if reads_best_first(size["total"], size["field"], call.offset + call.limit):
             total, table = size["total"], Q.ratings.table_best
-    rows = await call.db.fetch(table, discipline=p.discipline, day=day, since=since, offset=call.offset,
+    rows = await call.db.fetch(table, discipline=rated_as, day=day, since=since, offset=call.offset,
                                limit=call.limit)
     meta["active"] = p.active
     if not rows and call.offset == 0:

@@ -16,7 +16,8 @@ from svc.core.errors import invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import DISCIPLINES, LEVELS, ROUND_CODES, Paging, discipline_param, param, path_id, year_param
+from svc.web.params import (DISCIPLINES, LEVELS, ROUND_CODES, Paging, class_variants, discipline_param, param, path_id,
+                            sport_class_param, year_param)
 from svc.web.records import DrawMatch, PlayerRef, VenueRef, draw_match_from_row
 
 
@@ -276,25 +277,15 @@ async def champions(call: Call) -> Answer:
                                                   "count": roll["editions"], "most_titles": most})
 
 
-# One class (WH1, SL3 ...) or a pair for doubles (WH1-WH2); checked against the draw's classes.
-SPORT_CLASS = r"^[A-Za-z]{2}[0-9](-[A-Za-z]{2}[0-9])?$"
-
-
-def class_variants(sport_class: str) -> list[str]:
-    """A pair may be written either way round: WH2-WH1 is the WH1-WH2 draw."""
-    parts = sport_class.split("-")
-    return ["-".join(parts), "-".join(reversed(parts))]
-
-
 # -- /v1/tournaments/{id}/draw -----------------------------------------------------------
 @attrs.frozen
 class DrawParams:
     id: str = path_id("tr_", "Edition id (tr_...).")
     discipline: str = discipline_param("The discipline's draw.", required=True)
-    sport_class: str | None = param(
+    sport_class: str | None = sport_class_param(
         "Para editions only: one class (WH1, WH2, SL3, SL4, SU5, SH6) or a pair for doubles such as WH1-WH2 "
         "(either order). Omitted: every class of the discipline, class by class. Given for an edition that is not "
-        "para, or naming a class without a draw in this discipline: 422.", pattern=SPORT_CLASS, upper=True)
+        "para, or naming a class without a draw in this discipline: 422.")
 
 
 @endpoint("/v1/tournaments/{id}/draw", plan="archive", summary="A whole draw, first round to final",

@@ -48,8 +48,15 @@ class Model:
         return _converter.structure(raw, cls)
 
 
+def rated_key(discipline: str, sport_class: str | None) -> str:
+    """What a match is rated as (rated_results.rated_as): its discipline, or for para play its
+    discipline and sport class ("MS WH1", "MD WH1-WH2")."""
+    return discipline if sport_class is None else f"{discipline} {sport_class}"
+
+
 def result_of(row: Any) -> Result:
-    return Result(day=row["day"], draw=row["draw"], discipline=row["discipline"], side1=tuple(row["side1"]),
+    # rated as its discipline, or a para discipline and class: para players stand apart (rated_results)
+    return Result(day=row["day"], draw=row["draw"], discipline=row["rated_as"], side1=tuple(row["side1"]),
                   side2=tuple(row["side2"]), winner=row["winner"], points1=row["points1"], points2=row["points2"],
                   retired=row["outcome"] == "retired", home=int(row["home1"]) - int(row["home2"]))
 
@@ -82,7 +89,7 @@ def rate_archive(settings: Settings, rows: list[Any]) -> Run:
         todays = [r for r in rows[i:j] if rated(r["outcome"])]
         i = j
         for row in todays:
-            ratings.set_entry(row["draw"], fields[row["draw"]], row["discipline"], day)
+            ratings.set_entry(row["draw"], fields[row["draw"]], row["rated_as"], day)
         results = [result_of(r) for r in todays]
         for row, f in zip(todays, ratings.rate_day(day, results)):
             forecasts[row["id"]] = f
@@ -185,9 +192,9 @@ async def advance(conn: asyncpg.Connection, match_id: str) -> None:
     model = await load_model(conn)
     if model is None:
         return
-    day, discipline = row["day"], row["discipline"]
+    day, discipline = row["day"], row["rated_as"]
     players = list(row["side1"]) + list(row["side2"])
-    todays = [r for r in await sqlrun.fetch(conn, Q.ratings.day_matches, discipline=discipline, day=day,
+    todays = [r for r in await sqlrun.fetch(conn, Q.ratings.day_matches, rated_as=discipline, day=day,
                                             players=players) if rated(r["outcome"])]
     ratings = Ratings(model.settings)
     for draw in {r["draw"] for r in todays}:
@@ -209,14 +216,16 @@ async def advance(conn: asyncpg.Connection, match_id: str) -> None:
 async def _enter(conn: asyncpg.Connection, settings: Settings, draw: str) -> float:
     """The level a newcomer enters a draw at, set once from its field at its first day."""
     tournament_id, discipline, *rest = draw.split(":")
+    sport_class = rest[0] if rest else None
     field = await sqlrun.fetchrow(conn, Q.ratings.draw_field, tournament_id=tournament_id, discipline=discipline,
-                                  sport_class=rest[0] if rest else None)
+                                  sport_class=sport_class)
+    rated_as = rated_key(discipline, sport_class)
     ratings = Ratings(settings)
     if field and field["players"]:
         await _seed(conn, ratings, field["players"], field["first_day"])
-        ratings.set_entry(draw, field["players"], discipline, field["first_day"])
+        ratings.set_entry(draw, field["players"], rated_as, field["first_day"])
     else:
-        ratings.set_entry(draw, (), discipline, None)
+        ratings.set_entry(draw, (), rated_as, None)
     level = ratings.entry[draw]
     await sqlrun.execute(conn, Q.ratings.draw_level_save, draw=draw, level=level)
     return level

@@ -55,6 +55,22 @@ def discipline_param(doc: str = "Discipline.", **info: Any) -> Any:
     return param(doc, enum=DISCIPLINES, upper=True, **info)
 
 
+# Para badminton: one sport class (WH1, SL3 ...) or a pair for doubles (WH1-WH2), in either order;
+# the classes in the interface's order (a pair is written in it: WH1-WH2, SL3-SU5).
+SPORT_CLASS = r"^[A-Za-z]{2}[0-9](-[A-Za-z]{2}[0-9])?$"
+SPORT_CLASSES = ("WH1", "WH2", "SL3", "SL4", "SU5", "SH6")
+
+
+def sport_class_param(doc: str, **info: Any) -> Any:
+    return param(doc, pattern=SPORT_CLASS, upper=True, **info)
+
+
+def class_variants(sport_class: str) -> list[str]:
+    """A pair may be written either way round: WH2-WH1 is the WH1-WH2 draw."""
+    parts = sport_class.split("-")
+    return ["-".join(parts), "-".join(reversed(parts))]
+
+
 def year_param(doc: str, **info: Any) -> Any:
     return param(doc, minimum=MIN_YEAR, maximum=MAX_YEAR, **info)
 

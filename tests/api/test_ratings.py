@@ -164,3 +164,30 @@ def test_a_player_first_rated_by_the_live_feed_joins_the_all_time_table(db_url):
 
     played_on, first = run(settle_as_new())
     assert first == played_on
+
+
+async def test_para_players_are_rated_within_their_classes_never_in_the_able_bodied_table(client, plan_keys, db_url):
+    """A para player meets only their own class: rated as "MS WH1", listed with `sport_class`, and
+    never in the MS table of able-bodied play, however few matches they have."""
+    key = plan_keys["archive"]
+    para = {r["id"] for r in sql(db_url, "SELECT id FROM players WHERE sport_class IS NOT NULL")}
+    assert para, "the tiny world holds para events"
+    day = NOON.date().isoformat()
+    for disc in ("MS", "WS", "MD", "WD", "XD"):
+        table = await client.get("/v1/ratings", key, discipline=disc, date=day, active="false", per_page=200)
+        assert table.status_code == 200
+        assert not {r["player"]["id"] for r in table.json_body["data"]} & para, disc
+    one = sql(db_url, """SELECT m.side1[1] AS player, m.sport_class FROM matches m
+                         WHERE m.discipline = 'MS' AND m.sport_class IS NOT NULL AND m.status = 'finished'
+                           AND m.outcome = 'played' LIMIT 1""")[0]
+    table = await client.get("/v1/ratings", key, discipline="MS", sport_class=one["sport_class"].lower(), date=day,
+                             active="false", per_page=200)
+    assert table.status_code == 200 and table.json_body["meta"]["sport_class"] == one["sport_class"]
+    listed = {r["player"]["id"] for r in table.json_body["data"]}
+    assert one["player"] in listed and listed <= para
+    classes = {r["sport_class"] for r in sql(db_url, "SELECT sport_class FROM players WHERE id = ANY($1)", list(listed))}
+    assert classes == {one["sport_class"]}
+    history = await client.get("/v1/ratings", key, player=one["player"], date=day)
+    assert {(r["discipline"], r["sport_class"]) for r in history.json_body["data"]} >= {("MS", one["sport_class"])}
+    alone = await client.get("/v1/ratings", key, sport_class="WH1")
+    assert alone.status_code == 400 and "discipline" in alone.json_body["error"]["message"]

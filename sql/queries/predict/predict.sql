@@ -1,6 +1,7 @@
 -- name: players
--- The players named by a prediction (no row for an unknown id), with gender for the discipline.
-SELECT id, name, country, gender FROM players WHERE id = ANY (:ids::text[]);
+-- The players named by a prediction (no row for an unknown id), with gender for the discipline and
+-- the sport class a para player is rated within.
+SELECT id, name, country, gender, sport_class FROM players WHERE id = ANY (:ids::text[]);
 
 -- name: meetings
 -- Finished matches (walkovers included) in which every player of :side_a stood on one side and every

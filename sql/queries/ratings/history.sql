@@ -20,10 +20,10 @@ SELECT value FROM world_meta WHERE key = 'rating_model';
 SELECT * FROM rated_results WHERE id = :match_id;
 
 -- name: day-matches
--- The finished matches of one day and discipline that any of `players` played (their day is
--- rated again with a new one).
+-- The finished matches of one day, rated as :rated_as (a discipline, or a para discipline and
+-- class), that any of `players` played (their day is rated again with a new one).
 SELECT * FROM rated_results
-WHERE discipline = :discipline AND day = :day
+WHERE rated_as = :rated_as AND day = :day
   AND (side1 && :players::text[] OR side2 && :players::text[])
 ORDER BY id;
 

@@ -53,12 +53,21 @@ FROM ranked JOIN players p ON p.id = ranked.player_id
 ORDER BY ranked.rank, ranked.player_id;
 
 -- name: player-history
--- One page of a player's rating history before :day, newest first, in one discipline or all; each
--- row with the change from the player's previous day in that discipline and the history's size.
-SELECT r.discipline, r.day, r.rating, r.variance, r.matches,
+-- One page of a player's rating history before :day, newest first, in one discipline or all (and,
+-- for para play, in one of :classes or any); each row with the change from the player's previous
+-- day in that discipline and the history's size. A para standing is rated as "MS WH1"
+-- (rated_results.rated_as): its discipline and class apart.
+SELECT split_part(r.discipline, ' ', 1) AS discipline, nullif(split_part(r.discipline, ' ', 2), '') AS sport_class,
+       r.day, r.rating, r.variance, r.matches,
        r.rating - lag(r.rating) OVER (PARTITION BY r.discipline ORDER BY r.day) AS change,
        count(*) OVER () AS total
 FROM rating_days r
-WHERE r.player_id = :player AND r.day < :day AND (:discipline::text IS NULL OR r.discipline = :discipline)
-ORDER BY r.day DESC, array_position(ARRAY['MS','WS','MD','WD','XD'], r.discipline)
+WHERE r.player_id = :player AND r.day < :day
+  AND (:discipline::text IS NULL OR split_part(r.discipline, ' ', 1) = :discipline)
+  AND (:classes::text[] IS NULL OR split_part(r.discipline, ' ', 2) = ANY (:classes::text[]))
+ORDER BY r.day DESC, array_position(ARRAY['MS','WS','MD','WD','XD'], split_part(r.discipline, ' ', 1)), r.discipline
 OFFSET :offset LIMIT :limit;
+
+-- name: class-rated-as
+-- Which of :keys (a para discipline and class, the pair written either way round) is rated.
+SELECT k FROM unnest(:keys::text[]) k WHERE EXISTS (SELECT 1 FROM rating_firsts f WHERE f.discipline = k) LIMIT 1;
