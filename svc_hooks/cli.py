@@ -7,10 +7,14 @@ stderr with exit status 2 (1 for a Test delivery that was not answered with a 2x
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import trio
+
+if TYPE_CHECKING:
+    from svc_hooks.catchup import Resumed
 
 EXIT_REFUSED = 2  # as `python -m svc` uses for account errors
 EXIT_TEST_FAILED = 1
@@ -29,7 +33,9 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
     ls = h.add_parser("list", help="an account's endpoints: state, failures in a row, last delivery")
     ls.add_argument("--account", required=True)
     ls.set_defaults(func=_command(_list))
-    for name, fn, text in (("resume", _resume, "make a paused endpoint active; its pending deliveries continue"),
+    for name, fn, text in (("resume", _resume, "make a paused endpoint active; its pending deliveries and the events "
+                                               "written during the pause (within the catch-up window) are "
+                                               "delivered, in order"),
                            ("remove", _remove, "remove an endpoint and its deliveries"),
                            ("test", _test, "send a real recent match, signed, with \"test\": true")):
         p = h.add_parser(name, help=text)
@@ -106,11 +112,38 @@ async def _list(db, args) -> int:
 
 
 async def _resume(db, args) -> int:
-    from svc_hooks.store import resume
+    from svc.core.clock import Clock
+    from svc_hooks.catchup import resume
 
-    pending = await resume(db, args.id)
-    print(f"{args.id} is active again; {pending} pending deliver{'y' if pending == 1 else 'ies'} continue")
+    print(resume_report(await resume(db, args.id, Clock().now())))
     return 0
+
+
+def resume_report(r: "Resumed") -> str:
+    """What `hooks resume` prints for a svc_hooks.catchup.Resumed: the counts, and the events
+    too old to send by name, so that nothing of the pause is lost without the owner being told."""
+    pending = _count(r.pending, "pending delivery continues", "pending deliveries continue")
+    if not r.was_paused:
+        return f"{r.endpoint_id} was not paused: it stays active with its failure count reset; {pending}"
+    lines = [f"resumed {r.endpoint_id}: {pending}, "
+             f"{_count(r.caught_up, 'event', 'events')} written during the pause will be delivered"
+             + (f" (oldest {_utc(r.oldest)})" if r.oldest else "") + ", all in outbox order"]
+    if r.too_old:
+        lines.append(f"{_count(r.too_old, 'event', 'events')} written during the pause "
+                     f"{'is' if r.too_old == 1 else 'are'} older than the {r.window.days}-day window "
+                     f"and will not be delivered:")
+        lines += [f"  {event_id} written {_utc(at)}" for event_id, at in r.too_old_named]
+        if r.too_old > len(r.too_old_named):
+            lines.append(f"  and {r.too_old - len(r.too_old_named)} more")
+    return "\n".join(lines)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _utc(at: dt.datetime) -> str:
+    return at.astimezone(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 async def _remove(db, args) -> int:

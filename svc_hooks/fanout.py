@@ -1,4 +1,5 @@
-"""Deliveries for new outbox events: one per (event, active subscribed endpoint).
+"""Deliveries for new outbox events: one per (event, active subscribed endpoint). A paused
+endpoint gets none here; svc_hooks.catchup makes them from the outbox when it is resumed.
 
 A cursor on match_events.seq remembers how far the fan-out got. seq values are taken at
 INSERT but become visible at COMMIT, so a lower seq can appear after a higher one: the cursor

@@ -17,6 +17,7 @@ import trio
 
 from svc.core.db import Database
 from svc.core.sqlfiles import Q
+from svc_hooks.catchup import CATCH_UP_WINDOW
 
 log = logging.getLogger("svc_hooks.notify")
 
@@ -57,7 +58,9 @@ def paused_notice(endpoint_id: str, url: str, failures: int) -> tuple[str, str]:
     body = (f"Your webhook endpoint {endpoint_id} ({url}) failed {failures} tries in a row and has been paused:\n"
             f"nothing more is sent to it. Its pending deliveries are kept.\n\n"
             f"Fix the receiver, then resume it:  python -m svc hooks resume {endpoint_id}\n"
-            f"Pending deliveries continue from where they stopped.\n")
+            f"Pending deliveries continue from where they stopped, and the events written while it is paused\n"
+            f"are delivered after them, in order, if they are at most {CATCH_UP_WINDOW.days} days old when you resume\n"
+            f"(resume names the older ones, which are not sent).\n")
     return subject, body
 
 

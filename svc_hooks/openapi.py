@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from svc.changelog.changes import EVENT_TYPES
+from svc_hooks.catchup import CATCH_UP_WINDOW
 from svc_hooks.schedule import MAX_TRIES, PAUSE_AFTER_FAILURES, RETRY_DELAYS
 from svc_hooks.store import MAX_ENDPOINTS
 
@@ -38,9 +39,11 @@ against the raw bytes before parsing, compare in constant time, and refuse a `t`
 
 **Answering.** Answer any 2xx within 10 seconds. Anything else (another status, a time-out, a refused
 connection, 408 or 429) is retried, {MAX_TRIES} tries in all: {SCHEDULE_TEXT}. Another 4xx ends the delivery at
-once. After {PAUSE_AFTER_FAILURES} failed tries in a row the endpoint is paused and its owner e-mailed. Redirects
-are not followed. The event id (`id`, `X-Svc-Delivery`) is the same on every try and every endpoint; `t`
-and the signature are fresh on every try. A delivery may arrive more than once: skip ids already handled."""
+once. After {PAUSE_AFTER_FAILURES} failed tries in a row the endpoint is paused and its owner e-mailed; when it
+is resumed, its pending deliveries and the events written during the pause (those at most
+{CATCH_UP_WINDOW.days} days old) are sent, in the order the events were written. Redirects are not followed.
+The event id (`id`, `X-Svc-Delivery`) is the same on every try and every endpoint; `t` and the signature are
+fresh on every try. A delivery may arrive more than once: skip ids already handled."""
 
 
 def _body_schema(event_type: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Endpoint operations for the CLI: add, list, resume, remove, and the Test action's event."""
+"""Endpoint operations for the CLI: add, list, remove, and the Test action's event (resume: catchup)."""
 
 from __future__ import annotations
 
@@ -82,14 +82,6 @@ async def add_endpoint(db: Database, *, account: str, url: str, events: list[str
 
 async def list_endpoints(db: Database, account: str) -> list[dict[str, Any]]:
     return [dict(r) for r in await db.fetch(Q.hooks.endpoint_list, account=account)]
-
-
-async def resume(db: Database, endpoint_id: str) -> int:
-    """Pending deliveries that continue now."""
-    row = await db.fetchrow(Q.hooks.endpoint_resume, id=check_endpoint_id(endpoint_id))
-    if row is None:
-        raise HookError(f"no endpoint {endpoint_id}")
-    return row["pending"]
 
 
 async def remove(db: Database, endpoint_id: str) -> None:

@@ -3,6 +3,7 @@ refusals exit 2 with a message naming the problem."""
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 
 import pytest
@@ -83,9 +84,9 @@ def test_resume_and_remove(env, capsys):
     account = f"cli-{secrets.token_hex(3)}"
     make_key(env, "live", account=account)
     endpoint_id = run(capsys, "add", "--account", account, "--url", PUBLIC_URL, "--events", "match.finished")[1].split()[0]
-    sql(env, "UPDATE webhook_endpoints SET state = 'paused', failures_in_row = 20 WHERE id = $1", endpoint_id)
+    pause(env, endpoint_id)
     code, out, _ = run(capsys, "resume", endpoint_id)
-    assert code == 0 and "active" in out
+    assert code == 0 and out.startswith(f"resumed {endpoint_id}: 0 pending deliveries continue")
     row = sql(env, "SELECT state, failures_in_row FROM webhook_endpoints WHERE id = $1", endpoint_id)[0]
     assert (row["state"], row["failures_in_row"]) == ("active", 0)
     assert run(capsys, "remove", endpoint_id)[0] == 0
@@ -95,6 +96,61 @@ def test_resume_and_remove(env, capsys):
         assert code == 2 and "no endpoint" in err
         code, _, err = run(capsys, command, "whe_nope")
         assert code == 2 and "not an endpoint id" in err
+
+
+def pause(db_url, endpoint_id):
+    """The endpoint as the scheduler leaves it after 20 failures: paused after the fan-out's cursor."""
+    sql(db_url, "UPDATE webhook_endpoints SET state = 'paused', failures_in_row = 20, paused_at = now(), "
+                "paused_after_seq = (SELECT last_seq FROM webhook_fanout) WHERE id = $1", endpoint_id)
+
+
+def write_event(db_url, type_, age: dt.timedelta) -> str:
+    event_id = "evt_" + secrets.token_hex(8)
+    match = sql(db_url, "SELECT match_id FROM event_rows LIMIT 1")[0][0]
+    sql(db_url, "INSERT INTO match_events (id, type, match_id, created_at, payload) "
+                "VALUES ($1, $2, $3, now() - $4::interval, '{}')", event_id, type_, match, age)
+    return event_id
+
+
+def written(db_url, event_id) -> str:
+    at = sql(db_url, "SELECT created_at FROM match_events WHERE id = $1", event_id)[0][0]
+    return at.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_resume_prints_what_the_pause_missed_and_names_what_is_too_old(env, capsys):
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "live", account=account)
+    _, out, _ = run(capsys, "add", "--account", account, "--url", PUBLIC_URL, "--events", "match.finished")
+    endpoint_id = out.split()[0]
+    # Fanned out before the pause: one delivery pending with a retry due tomorrow, and one event
+    # written while the account was on another plan (it had no delivery then, and resume gives it none).
+    retrying = write_event(env, "match.finished", dt.timedelta(hours=7))
+    sql(env, "INSERT INTO webhook_deliveries (event_id, endpoint_id, event_seq, tries, next_try_at, created_at) "
+             "SELECT id, $2, seq, 3, now() + interval '1 day', now() FROM match_events WHERE id = $1",
+        retrying, endpoint_id)
+    before_pause = write_event(env, "match.finished", dt.timedelta(hours=6))
+    sql(env, "UPDATE webhook_fanout SET last_seq = (SELECT max(seq) FROM match_events)")
+    pause(env, endpoint_id)
+    old = write_event(env, "match.finished", dt.timedelta(days=8))
+    recent = [write_event(env, "match.finished", dt.timedelta(hours=h)) for h in (5, 1)]
+    write_event(env, "match.started", dt.timedelta(hours=2))  # not subscribed
+    code, out, err = run(capsys, "resume", endpoint_id)
+    assert code == 0, err
+    assert out.splitlines() == [
+        f"resumed {endpoint_id}: 1 pending delivery continues, 2 events written during the pause will be delivered "
+        f"(oldest {written(env, recent[0])}), all in outbox order",
+        "1 event written during the pause is older than the 7-day window and will not be delivered:",
+        f"  {old} written {written(env, old)}",
+    ]
+    made = sql(env, "SELECT event_id, state, next_try_at FROM webhook_deliveries WHERE endpoint_id = $1 "
+                    "ORDER BY event_seq", endpoint_id)
+    assert before_pause not in {r["event_id"] for r in made}
+    assert [(r["event_id"], r["state"]) for r in made] == [(e, "pending") for e in [retrying, *recent]]
+    assert len({r["next_try_at"] for r in made}) == 1  # all due at once: the claim takes them in outbox order
+    code, out, _ = run(capsys, "resume", endpoint_id)  # again: nothing made twice
+    assert code == 0 and out.strip() == (f"{endpoint_id} was not paused: it stays active with its failure count "
+                                         f"reset; 3 pending deliveries continue")
+    assert sql(env, "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1", endpoint_id)[0][0] == 3
 
 
 async def test_test_action_sends_a_recent_match_signed_with_test_true(db_url, mock_clock):

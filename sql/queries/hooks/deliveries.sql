@@ -5,9 +5,10 @@ SELECT last_seq, gap_since FROM webhook_fanout WHERE id = 1 FOR UPDATE SKIP LOCK
 -- name: fanout-insert
 -- One pending delivery, due at once, per event with seq in (:after, :upto] and per active
 -- endpoint subscribed to its type that existed before it; the number made (repeats skipped).
+-- A paused endpoint gets none here: `hooks resume` makes them (catch-up-insert).
 WITH made AS (
-    INSERT INTO webhook_deliveries (event_id, endpoint_id, next_try_at, created_at)
-    SELECT ev.id, ep.id, :now, :now
+    INSERT INTO webhook_deliveries (event_id, endpoint_id, event_seq, next_try_at, created_at)
+    SELECT ev.id, ep.id, ev.seq, :now, :now
     FROM match_events ev
     JOIN webhook_endpoints ep ON ev.type = ANY (ep.events) AND ev.seq > ep.from_seq
     JOIN accounts a ON a.name = ep.account AND a.plan = 'live'
@@ -22,16 +23,17 @@ SELECT count(*) FROM made;
 UPDATE webhook_fanout SET last_seq = :last_seq, gap_since = :gap_since WHERE id = 1;
 
 -- name: claim
--- Up to :limit due deliveries of active endpoints, claimed for :lease_until under :claim
--- (rows another worker holds are skipped, expired claims taken over), each with what
--- sending it needs: the endpoint's url and secret and the event (NULL if no longer held).
+-- Up to :limit due deliveries of active endpoints, earliest due first and then in outbox
+-- order, claimed for :lease_until under :claim (rows another worker holds are skipped,
+-- expired claims taken over), each with what sending it needs: the endpoint's url and
+-- secret and the event (NULL if no longer held).
 WITH due AS (
     SELECT d.id
     FROM webhook_deliveries d
     JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
     WHERE d.state = 'pending' AND ep.state = 'active' AND d.next_try_at <= :now
       AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= :now)
-    ORDER BY d.next_try_at, d.id
+    ORDER BY d.next_try_at, d.event_seq, d.id
     LIMIT :limit
     FOR UPDATE OF d SKIP LOCKED
 ), claimed AS (
@@ -71,11 +73,15 @@ VALUES (:delivery_id, :try_no, :at, :status_code, :error, :latency_ms, :outcome)
 -- name: endpoint-after-try
 -- The endpoint after a try: failures in a row counted (reset by a success), paused at
 -- :pause_after of them; its state before and after, its account and notice address.
+-- A pause records the fan-out cursor: every event up to it was fanned out while the endpoint
+-- was active (this statement's snapshot precedes the pause), the ones after it may not be.
 UPDATE webhook_endpoints e
 SET failures_in_row = CASE WHEN :ok::boolean THEN 0 ELSE e.failures_in_row + 1 END,
     state = CASE WHEN NOT :ok AND e.failures_in_row + 1 >= :pause_after THEN 'paused' ELSE e.state END,
     paused_at = CASE WHEN NOT :ok AND e.failures_in_row + 1 >= :pause_after AND e.state = 'active'
                      THEN :now::timestamptz ELSE e.paused_at END,
+    paused_after_seq = CASE WHEN NOT :ok AND e.failures_in_row + 1 >= :pause_after AND e.state = 'active'
+                            THEN (SELECT last_seq FROM webhook_fanout WHERE id = 1) ELSE e.paused_after_seq END,
     last_delivery_at = :now::timestamptz, last_status = :status_code::integer
 FROM (SELECT id, state FROM webhook_endpoints WHERE id = :id FOR UPDATE) AS before
 WHERE e.id = before.id

@@ -25,12 +25,6 @@ ORDER BY e.created_at, e.id;
 -- One endpoint with its secret (for signing a test delivery).
 SELECT id, account, url, events, secret, state FROM webhook_endpoints WHERE id = :id;
 
--- name: endpoint-resume
--- The endpoint made active again with its failure count reset, and its pending deliveries.
-UPDATE webhook_endpoints e SET state = 'active', failures_in_row = 0, paused_at = NULL
-WHERE e.id = :id
-RETURNING e.id, (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending') AS pending;
-
 -- name: endpoint-delete
 -- The id of the removed endpoint (its deliveries and tries go with it).
 DELETE FROM webhook_endpoints WHERE id = :id RETURNING id;
