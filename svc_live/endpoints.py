@@ -3,6 +3,8 @@ Server-Sent Events, svc_live.stream)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import attrs
 from quart import request
 
@@ -35,10 +37,24 @@ class LiveParams:
           returns=LiveMatch, many=True,
           description="Every match in play: its games so far (the last is the game in play), the game number "
                       "and score in play, who serves next where known, and in-play prices. Status is live "
-                      "(the results feed's vocabulary).")
+                      "(the results feed's vocabulary). `meta.as_of` is the world's time as played (ahead of the "
+                      "clock when the demo world plays faster); `meta.next_start_at`, the start of the next match "
+                      "scheduled after it, and `meta.next_edition` (id, name, city, start_date), the next edition to "
+                      "begin (its draw is made on its first day): when nothing is in play, when play resumes.")
 async def live(call: Call) -> Answer:
     rows = await call.db.fetch(Q.live.in_play, discipline=call.p.discipline)
-    return Answer([live_from_row(r) for r in rows], {"count": len(rows), "as_of": call.clock.now().isoformat()})
+    clock = await call.db.fetchrow(Q.live.clock, now=call.clock.now())
+    edition = None
+    if clock["next_edition"] is not None:
+        edition = {"id": clock["next_edition"], "name": clock["next_edition_name"],
+                   "city": clock["next_edition_city"], "start_date": clock["next_edition_start"].isoformat()}
+    return Answer([live_from_row(r) for r in rows], {
+        "count": len(rows), "as_of": _utc(clock["at"]),
+        "next_start_at": _utc(clock["next_start_at"]) if clock["next_start_at"] else None, "next_edition": edition})
+
+
+def _utc(at: dt.datetime) -> str:
+    return at.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 @endpoint("/v1/live/stream", plan="live", summary="Live scores as Server-Sent Events", params=LiveParams,

@@ -6,6 +6,8 @@ Changes are written the way the feed writes them (svc.world.feed.publish)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 import trio
 from conftest import NOON, make_key, sql
@@ -142,3 +144,24 @@ async def test_a_stopping_hub_ends_its_streams_and_refuses_new_ones_uncounted(li
     assert refused.status == 503 and refused.body["error"]["code"] == "unavailable"
     after = (await client.get("/v1/usage", headers={"X-API-Key": key})).json()["data"]
     assert after["calls_today"] == before["calls_today"]
+
+
+async def test_live_meta_says_the_world_time_and_when_play_resumes(client, plan_keys, db_url):
+    key = plan_keys["live"]
+    nxt = sql(db_url, "SELECT min(start_at) AS at FROM matches WHERE status = 'scheduled' AND start_at > $1", NOON)[0]["at"]
+    meta = (await client.get("/v1/live", key)).json_body["meta"]
+    as_of = dt.datetime.fromisoformat(meta["as_of"].replace("Z", "+00:00"))
+    assert dt.timedelta(0) <= as_of - NOON < dt.timedelta(minutes=5)  # the feed never ran: the clock's time
+    assert meta["next_start_at"] == nxt.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+    assert meta["next_edition"]["start_date"] > NOON.date().isoformat() and meta["next_edition"]["id"].startswith("tr_")
+    # the demo world played faster than the clock: its time is the feed's, hours ahead
+    ahead = NOON + dt.timedelta(hours=5)
+    sql(db_url, "INSERT INTO live_feed_state (world, played_to) VALUES ('test', $1) "
+                "ON CONFLICT (id) DO UPDATE SET played_to = excluded.played_to", ahead)
+    try:
+        meta = (await client.get("/v1/live", key)).json_body["meta"]
+    finally:
+        sql(db_url, "DELETE FROM live_feed_state")
+    assert meta["as_of"] == ahead.isoformat().replace("+00:00", "Z")
+    later = sql(db_url, "SELECT min(start_at) AS at FROM matches WHERE status = 'scheduled' AND start_at > $1", ahead)[0]["at"]
+    assert meta["next_start_at"] == (later.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z") if later else None)

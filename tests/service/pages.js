@@ -49,7 +49,9 @@ async function main() {
   // /live: connect with the key in the fragment, wait for the score change the test makes
   await page.goto(base + "/live#key=" + liveKey);
   await page.waitForFunction(() => document.querySelectorAll("#rows tr").length > 0, null, { timeout: 30000 });
-  report("live-connected", { rows: await page.locator("#rows tr").count() });
+  await page.waitForFunction(() => document.querySelector("#next").textContent.includes("in play"), null,
+                              { timeout: 30000 });
+  report("live-connected", { rows: await page.locator("#rows tr").count(), next: await page.locator("#next").innerText() });
   try {
     await page.waitForFunction(([id, want]) => [...document.querySelectorAll("#rows tr")].some(
       (tr) => tr.children[0].textContent === id && tr.children[5].textContent === want), [eventId, expected],

@@ -120,5 +120,7 @@ async def test_docs_try_it_and_live_score_change_in_chromium(browser, server, db
     anchor = stages["anchor"]
     assert anchor["found"] == 1 and "rate_limited" in anchor["text"] and 0 <= anchor["top"] < 1000
     assert stages["live-connected"]["rows"] >= 1 and "live-changed" in stages
+    # when play resumes, from /v1/live's meta: the world's time, the next match and the next edition
+    assert "in play." in stages["live-connected"]["next"] and "Next match starts" in stages["live-connected"]["next"]
     assert stages["done"]["foreign"] == []  # nothing was asked of another host
     assert (tmp_path / "docs.png").stat().st_size > 10_000 and (tmp_path / "live.png").stat().st_size > 10_000

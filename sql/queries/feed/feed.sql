@@ -97,8 +97,10 @@ UPDATE matches SET g1 = :g1, g2 = :g2, winner = :winner, outcome = 'played', sta
 WHERE id = :match_id;
 
 -- name: margins
--- Each bookmaker's margin on the match-winner market of a match.
-SELECT bookmaker, (1 / open1 + 1 / open2 - 1)::float8 AS margin
+-- Each bookmaker's margin on the match-winner market of a match, and its closing chance of side 1
+-- with the margin taken out (where in-play prices start from).
+SELECT bookmaker, (1 / open1 + 1 / open2 - 1)::float8 AS margin,
+       ((1 / close1) / (1 / close1 + 1 / close2))::float8 AS chance_close
 FROM odds WHERE match_id = :match_id AND market = 'winner' ORDER BY bookmaker;
 
 -- name: prices

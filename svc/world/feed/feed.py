@@ -220,10 +220,9 @@ class Feed:
         first_server = 1 if sub_rng(match_id, "toss").random() < 0.5 else 2
         st = play.Play(match_id=match_id, g1=g1, g2=g2, server=m["last_winner"] or first_server,
                        rally_no=m["rally_no"], rally_in_game=in_game, next_at=m["next_at"])
-        p1 = engine.rally_chance(m["s1"] or 0.0, m["s2"] or 0.0)
         started = st.rally_no == 0
-        # played with the form on the day (named by the match, so a replay plays the same);
-        # priced in play from the strengths alone, as the bookmakers see them
+        # played with the form on the day (named by the match, so a replay plays the same), which
+        # the bookmakers learn only from the rallies (their prices: _prices)
         rules = _rules(m)
         p_day = engine.rally_chance((m["s1"] or 0.0) + engine.form(sub_rng(match_id, "form"), m["discipline"]),
                                     m["s2"] or 0.0)
@@ -236,7 +235,7 @@ class Feed:
         if st.winner is None:
             await sqlrun.fetch(conn, Q.feed.score, match_id=match_id, g1=st.g1, g2=st.g2, rally_no=st.rally_no,
                       next_at=st.next_at)
-            await self._prices(conn, match_id, play.match_chance(st, p1), now)
+            await self._prices(conn, match_id, st, m["discipline"], now)
             await publish(conn, match_id, "started" if started else "score", now)
             return
         published = play.slip(match_id, st.g1, st.g2)
@@ -256,10 +255,14 @@ class Feed:
         if m["round_code"] in ("F", "3P") or m["tie_id"] is not None or m["round_code"] is None:
             await sqlrun.fetch(conn, Q.feed.edition_finished, tournament_id=m["tournament_id"], at=st.ended_at)
 
-    async def _prices(self, conn: asyncpg.Connection, match_id: str, chance: float, now: dt.datetime) -> None:
+    async def _prices(self, conn: asyncpg.Connection, match_id: str, st: play.Play, discipline: str,
+                      now: dt.datetime) -> None:
+        """In-play prices: from the bookmakers' closing price, moved by the score (play.in_play_chance)."""
         books = await sqlrun.fetch(conn, Q.feed.margins, match_id=match_id)
         if not books:
             return
+        closing = sum(b["chance_close"] for b in books) / len(books)
+        chance = play.in_play_chance(st, play.market_gap(round(closing, 4), discipline), discipline)
         quotes = [prices(chance, b["margin"], IN_PLAY) for b in books]
         await sqlrun.fetch(conn, Q.feed.prices, match_id=match_id, books=[b["bookmaker"] for b in books],
                   price1=[q[0] for q in quotes], price2=[q[1] for q in quotes], at=now)

@@ -8,6 +8,7 @@ replayed from the same state (a restarted feed, a catch-up) plays out the same w
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -101,6 +102,44 @@ def match_chance(st: Play, p1: float) -> float:
     if (w1, w2) == (0, 1):
         return now * g
     return now * (g + (1 - g) * g) + (1 - now) * g * g
+
+
+# The bookmakers' belief about the form on the day (engine.FORM_SD), on a grid of this many
+# points over four spreads either side: fine enough that the price moves rally by rally.
+FORM_GRID = 41
+
+
+def in_play_chance(st: Play, gap: float, discipline: str) -> float:
+    """Side 1's chance to win from the state of play as the bookmakers see it. Before the match
+    nobody knows the form on the day (the pre-match price averages over it, engine.match_chance);
+    every rally played tells a little more of it. Averaged over the form, weighed by how likely
+    it makes the rallies won so far, the price starts where the pre-match price stood and follows
+    the score: no jump to certainty at the first lead, and no price that stops moving."""
+    sd = engine.FORM_SD.get(discipline, 0.0)
+    won1, won2 = sum(st.g1), sum(st.g2)  # rally point: every rally is a point to one side
+    grid = [(-4.0 + 8.0 * k / (FORM_GRID - 1)) for k in range(FORM_GRID)] if sd else [0.0]
+    logs, chances = [], []
+    for x in grid:
+        p = engine.rally_chance(gap + x * sd, 0.0)
+        logs.append(-x * x / 2 + won1 * math.log(p) + won2 * math.log(1 - p))
+        chances.append(match_chance(st, p))
+    top = max(logs)
+    weights = [math.exp(v - top) for v in logs]
+    return sum(w * c for w, c in zip(weights, chances)) / sum(weights)
+
+
+@lru_cache(maxsize=4096)
+def market_gap(chance: float, discipline: str) -> float:
+    """The strength gap a pre-match chance stands for (engine.match_chance inverted): in play the
+    bookmakers go on from their own closing price, not from the strengths they never knew."""
+    lo, hi = -2000.0, 2000.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if engine.match_chance(mid, engine.RALLY, discipline)[0] < chance:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
 
 
 def slip(match_id: str, g1: list[int], g2: list[int]) -> tuple[list[int], list[int]] | None:
