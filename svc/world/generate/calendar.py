@@ -52,7 +52,7 @@ def venue_id(city: str, venue: str) -> str:
 
 
 def pick_venue(series: facts.Series, year: int, city: str, rng: random.Random) -> str:
-    venues = facts.CITIES[facts.CITY_ID[city] - 1].venues
+    venues = facts.CITY_BY_NAME[city].venues
     if series.slug == "all-england" and city == "London":
         # Wembley Arena 1957-1993 (world-facts); the Royal Horticultural Hall before it
         return venues[1][0] if year >= 1957 else venues[0][0]
@@ -251,7 +251,7 @@ def build_calendar(seed: int, scale: Scale, as_of: dt.date, series_list: tuple[f
 
 def utc_offset(ed: Edition) -> dt.timedelta:
     """The host city's offset from UTC (its local day and sessions)."""
-    return dt.timedelta(hours=facts.CITIES[facts.CITY_ID[ed.city] - 1].utc_offset)
+    return dt.timedelta(hours=facts.CITY_BY_NAME[ed.city].utc_offset)
 
 
 def series_of(scale: Scale) -> tuple[facts.Series, ...]:

@@ -35,9 +35,8 @@ class Orchestrator:
         ctx, w = self.ctx, self.w
         series_list = series_of(ctx.scale)
         w.rows("countries", ((c, n) for c, n, _a in facts.COUNTRIES))
-        w.rows("cities", ((i + 1, c.name, c.country, c.elevation_m) for i, c in enumerate(facts.CITIES)))
-        w.rows("venues", ((venue_id(c.name, v), v, i + 1, elev)
-                          for i, c in enumerate(facts.CITIES) for v, elev in c.venues))
+        w.rows("cities", ((c.id, c.name, c.country, c.elevation_m) for c in facts.CITIES))
+        w.rows("venues", ((venue_id(c.name, v), v, c.id, elev) for c in facts.CITIES for v, elev in c.venues))
         w.rows("series", ((s.slug, s.name, s.level, s.para, s.team, s.first_year) for s in series_list))
         calendar = build_calendar(ctx.seed, ctx.scale, ctx.as_of, series_list)
         for i, ed in enumerate(calendar):
