@@ -31,7 +31,8 @@ from svc.core.db import connect_asyncio
 from svc.core.settings import Settings as ServiceSettings
 from svc.world.naming import deny_keys
 
-TOUR = "('Super 100', 'Super 300', 'Super 500', 'Super 750', 'Super 1000', 'World Tour Finals')"
+TOUR_TIERS = ("Super 100", "Super 300", "Super 500", "Super 750", "Super 1000", "World Tour Finals")
+TOUR = "(" + ", ".join(f"'{tier}'" for tier in TOUR_TIERS) + ")"  # as an SQL list
 DISCIPLINES = ("MS", "WS", "MD", "WD", "XD")
 
 MATCHES = f"""
@@ -158,16 +159,40 @@ FROM tournaments t WHERE t.tier IN {TOUR} AND t.year BETWEEN $1 AND $2
   AND EXISTS (SELECT 1 FROM matches m JOIN rallies r ON r.match_id = m.id WHERE m.tournament_id = t.id)"""
 
 
+Statistics = dict[str, dict[str, float | None]]
+
+
+async def compared(world, real, first: int, last: int, ours_years: tuple[int, int]
+                   ) -> tuple[Statistics, Statistics, tuple[int, int]]:
+    """This world's statistics (of `ours_years`, rallies of the years that have them), the real
+    ones of first-last, and the years this world's rallies came from."""
+    got = await world.fetchrow(RALLY_YEARS, *ours_years)
+    if got["first"] is None:
+        got = await world.fetchrow(RALLY_YEARS, 2006, 9999)  # rally point (from Aug 2006) in any year
+    rally_years = (got["first"], got["last"]) if got["first"] is not None else ours_years
+    ours = await statistics(world, *ours_years, rally_years=rally_years)
+    theirs = await statistics(real, first, last)
+    return ours, theirs, rally_years
+
+
+# The shares the match level is held to (within GAP_LIMIT points of the real World Tour): three
+# games, comebacks (the first game's winner losing), margins, deuce and the server's share.
+GAP_LIMIT = 2.0
+
+
+def largest_gap(ours: Statistics, theirs: Statistics) -> tuple[int, int, float, str]:
+    """(shares within GAP_LIMIT, shares compared, the largest gap in points, where it is)."""
+    gaps = [(abs(a - b), f"{label}, {d}") for d in DISCIPLINES for label, b in theirs.get(d, {}).items()
+            if label.endswith("%") and b is not None and (a := ours.get(d, {}).get(label)) is not None]
+    worst = max(gaps, default=(0.0, "-"))
+    return sum(g <= GAP_LIMIT for g, _ in gaps), len(gaps), worst[0], worst[1]
+
+
 async def report(world_url: str, real_url: str, first: int, last: int, ours_years: tuple[int, int]) -> str:
     world = await connect_asyncio(world_url)
     real = await connect_asyncio(real_url)
     try:
-        got = await world.fetchrow(RALLY_YEARS, *ours_years)
-        if got["first"] is None:
-            got = await world.fetchrow(RALLY_YEARS, 2006, 9999)  # rally point (from Aug 2006) in any year
-        rally_years = (got["first"], got["last"]) if got["first"] is not None else ours_years
-        ours = await statistics(world, *ours_years, rally_years=rally_years)
-        theirs = await statistics(real, first, last)
+        ours, theirs, rally_years = await compared(world, real, first, last, ours_years)
         our_nations, real_nations = await nations(world, first, last), await nations(real, first, last)
         real_names = {k for r in await real.fetch("SELECT name FROM players") for k in deny_keys(r["name"])}
         invented = [r["name"] for r in await world.fetch("SELECT name FROM players")
