@@ -29,14 +29,16 @@ GROUP BY scope, player_id;
 CREATE INDEX record_final_totals_titles ON record_final_totals (scope, titles DESC);
 CREATE INDEX record_final_totals_finals ON record_final_totals (scope, finals DESC);
 
--- Per completed match (outcome played): points over the whole match and the winner's margin.
+-- Per completed match (outcome played) with its games: points over the whole match and the
+-- winner's margin. A final of public record held without its score (the real world's World
+-- Championships) has neither: left out, where a NULL margin would head the DESC ordering.
 DROP TABLE IF EXISTS record_matches;
 CREATE TABLE record_matches AS
 SELECT m.id AS match_id, t.year, m.discipline,
        (SELECT sum(a + b) FROM unnest(m.g1, m.g2) AS g(a, b))::int AS points,
        abs((SELECT sum(a - b) FROM unnest(m.g1, m.g2) AS g(a, b)))::int AS margin
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-WHERE m.status = 'finished' AND m.outcome = 'played';
+WHERE m.status = 'finished' AND m.outcome = 'played' AND cardinality(m.g1) > 0;
 CREATE INDEX record_matches_margin ON record_matches (margin DESC, match_id);
 CREATE INDEX record_matches_points ON record_matches (points DESC, match_id);
 CREATE INDEX record_matches_year ON record_matches (year, discipline);

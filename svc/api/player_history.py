@@ -166,13 +166,21 @@ def title_totals(rows: list[TitleRow], disciplines: tuple[str, ...]) -> dict[str
           params=DisciplineParams, returns=TitleRow, many=True,
           description="Every finished final of an individual event the player stood in (team-event ties are the "
                       "team's), newest first: W for a title, L for runner-up. `meta` holds the totals: finals, "
-                      "titles and by_discipline (finals, titles, runner_up for each discipline asked).")
+                      "titles and by_discipline (finals, titles, runner_up for each discipline asked); `meta.note` "
+                      "says how many finals are held only as results of public record (who won and lost, `games` "
+                      "empty: the real world's World Championships).")
 async def player_titles(call: Call) -> Answer:
     rows = await call.db.fetch(Q.player_history.titles, id=call.p.id, discipline=call.p.discipline)
     if not rows:
         await require_player(call.db, call.p.id)
     data = [_title(r) for r in rows]
-    return Answer(data, title_totals(data, (call.p.discipline,) if call.p.discipline else DISCIPLINES))
+    meta = title_totals(data, (call.p.discipline,) if call.p.discipline else DISCIPLINES)
+    # a final played but held without games is a result of public record, not a walkover
+    unscored = sum(1 for r in rows if r["outcome"] == "played" and not r["gf"])
+    if unscored:
+        meta["note"] = (f"{unscored} of these finals are held as results of public record: who won and lost, "
+                        "without the score or the draw.")
+    return Answer(data, meta)
 
 
 FORM_LAST = 10  # interface.md: form last 1 to 50, default 10

@@ -248,7 +248,9 @@ class ChampionsParams:
                       "Cup) give the winning and losing nation of the final tie instead; `discipline` does not "
                       "apply to them (422). `meta.most_titles` lists the ten players who won the series most "
                       "(within `discipline` when given): titles, first and last winning year; for team series "
-                      "`meta.most_titles_teams` counts nations. As of the last import. Unknown slug: 404.")
+                      "`meta.most_titles_teams` counts nations. Editions whose finals are held only as a result "
+                      "of public record (who won and lost, without the score or the draw: the real world's World "
+                      "Championships and Cups) are counted in `meta.note`. As of the last import. Unknown slug: 404.")
 async def champions(call: Call) -> Answer:
     p = call.p
     s = await call.db.fetchrow(Q.tournaments.series_facts, slug=p.slug)
@@ -264,8 +266,9 @@ async def champions(call: Call) -> Answer:
         wins = Counter((r["winner_team"]["code"], r["winner_team"]["name"]) for r in rows)
         most = [{"team": {"code": c, "name": n}, "titles": k} for (c, n), k in
                 sorted(wins.items(), key=lambda kv: (-kv[1], kv[0][0]))[:10]]
-        return Answer(team_entries, {"series": p.slug, "count": len(team_entries), "most_titles": [],
-                                     "most_titles_teams": most})
+        meta = {"series": p.slug, "count": len(team_entries), "most_titles": [], "most_titles_teams": most}
+        return Answer(team_entries, meta | record_note(sum(r["unscored"] for r in rows), "final ties",
+                                                       "the winning and losing nations only, no score or matches"))
     # The roll arrives as JSON text in the shape of RollEntry (which the OpenAPI description shows)
     # and is written out as it is: a big series spans ~600 finals, and walking them as Python
     # objects cost more than the query.
@@ -273,8 +276,17 @@ async def champions(call: Call) -> Answer:
     most_rows = await call.db.fetch(Q.tournaments.series_most, series=p.slug, discipline=p.discipline)
     most = [{"player": {"id": m["id"], "name": m["name"], "country": m["country"]}, "titles": m["titles"],
              "first_year": m["first_year"], "last_year": m["last_year"]} for m in most_rows]
-    return Answer(orjson.Fragment(roll["roll"]), {"series": p.slug, "discipline": p.discipline,
-                                                  "count": roll["editions"], "most_titles": most})
+    meta = {"series": p.slug, "discipline": p.discipline, "count": roll["editions"], "most_titles": most}
+    return Answer(orjson.Fragment(roll["roll"]), meta | record_note(roll["unscored_editions"], "finals",
+                                                                    "champions and runners-up only, no scores or draws"))
+
+
+def record_note(editions: int, what: str, held: str) -> dict[str, str]:
+    """meta.note for a roll whose editions' finals are held only as results of public record
+    (played, without games: the real world's World Championships and Cups); nothing otherwise."""
+    if not editions:
+        return {}
+    return {"note": f"The {what} of {editions} of these editions are held as results of public record: {held}."}
 
 
 # -- /v1/tournaments/{id}/draw -----------------------------------------------------------

@@ -1,8 +1,9 @@
 -- name: titles
 -- Every final of an individual event a player reached (finished), newest first: result,
--- tournament, level, discipline, sport class, partner and opponents, games from the player's side.
+-- tournament, level, discipline, sport class, partner and opponents, games from the player's side,
+-- and the outcome (played with no games: a final of public record held without its score).
 SELECT pm.match_id, pm.won, pm.tournament_id, t.name AS tournament_name, t.year, pm.level, pm.discipline,
-       pm.sport_class, pm.gf, pm.ga,
+       pm.sport_class, pm.gf, pm.ga, pm.outcome,
        CASE WHEN pm.partner IS NOT NULL THEN
            (SELECT json_build_object('id', p.id, 'name', p.name, 'country', p.country) FROM players p WHERE p.id = pm.partner)
        END AS partner,

@@ -51,13 +51,16 @@ WHERE t.id = :id;
 -- name: champions
 -- The roll of honour of a series (optionally of one discipline) as JSON text, oldest edition
 -- first, and the number of editions: one entry per edition with a decided final, champions and
--- runners-up keyed per event in the order MS, WS, MD, WD, XD (para classes within).
+-- runners-up keyed per event in the order MS, WS, MD, WD, XD (para classes within); and the
+-- number of editions with a final held without its score (a result of public record: played,
+-- no games), which meta.note reports.
 WITH finals AS (
-    SELECT sf.*, array_position(ARRAY['MS', 'WS', 'MD', 'WD', 'XD'], sf.discipline) AS event_order
+    SELECT sf.*, array_position(ARRAY['MS', 'WS', 'MD', 'WD', 'XD'], sf.discipline) AS event_order,
+           (SELECT m.outcome = 'played' AND cardinality(m.g1) = 0 FROM matches m WHERE m.id = sf.match_id) AS unscored
     FROM series_finals sf
     WHERE sf.series = :series AND (:discipline::text IS NULL OR sf.discipline = :discipline)
 ), editions AS (
-    SELECT f.year, f.tournament_id,
+    SELECT f.year, f.tournament_id, bool_or(f.unscored) AS unscored,
            json_build_object(
                'year', f.year,
                'tournament', json_build_object('id', f.tournament_id, 'name', f.tournament_name),
@@ -67,13 +70,17 @@ WITH finals AS (
     FROM finals f
     GROUP BY f.year, f.tournament_id, f.tournament_name
 )
-SELECT coalesce(json_agg(e.entry ORDER BY e.year, e.tournament_id), '[]')::text AS roll, count(*)::int AS editions
+SELECT coalesce(json_agg(e.entry ORDER BY e.year, e.tournament_id), '[]')::text AS roll, count(*)::int AS editions,
+       count(*) FILTER (WHERE e.unscored)::int AS unscored_editions
 FROM editions e;
 
 -- name: team-champions
--- The roll of honour of a team series: each final tie's winning and losing nation, oldest first.
-SELECT f.year, f.tournament_id, f.tournament_name, f.winner_team, f.runner_up_team
+-- The roll of honour of a team series: each final tie's winning and losing nation, oldest first,
+-- and whether the tie is held without its score (a result of public record), which meta.note reports.
+SELECT f.year, f.tournament_id, f.tournament_name, f.winner_team, f.runner_up_team,
+       ti.score1 IS NULL AS unscored
 FROM series_team_finals f
+JOIN ties ti ON ti.id = f.tie_id
 WHERE f.series = :series
 ORDER BY f.year, f.tournament_id;
 

@@ -3,6 +3,10 @@
 Source folder (a copy of ../shared/data/real/, the files plain or gzip-compressed):
   bwf-world-tour/{ms,ws,md,wd,xd}.csv     every World Tour match 2018-2020 (svc.world.sources.bwf_tour)
   bwf-world-ranking/<YYYY-MM-DD>/*.csv    monthly full world ranking lists (svc.world.sources.bwf_ranking)
+  record/                                 the public record of the great events, where the folder
+                                          holds it: World Championships medallists 1977-2025, Thomas
+                                          and Uber Cup podiums 2002-2024 (svc.world.sources.record,
+                                          placed by svc.world.sources.record_finals)
 
 What the importer rebuilds, because the files do not hold it:
 - series: one slug per event across years and sponsor names (SERIES below);
@@ -35,10 +39,10 @@ from svc.world import facts
 from svc.world.bundle import FORMAT_VERSION, BundleWriter
 from svc.world.generate.draws import rounds_of
 from svc.world.generate.ids import fold, make_id, slugify
-from svc.world.sources import bwf_calendar, bwf_ranking, bwf_tour
+from svc.world.sources import bwf_calendar, bwf_ranking, bwf_tour, record_finals
 from svc.world.sources.bwf_tour import TourRow
 from svc.world.sources.countries import IOC, code_of
-from svc.world.sources.names import Identities, family_of, list_name, player_id
+from svc.world.sources.names import Identities, family_of, initials_fit, list_name, player_id
 from svc.world.sources.rows import Problem, find
 
 SOURCE = "bwf"
@@ -86,6 +90,13 @@ SERIES: tuple[tuple[str, str, str], ...] = (
     ("scottish open", "scottish-open", "Scottish Open"),
     ("orleans masters", "orleans-masters", "Orléans Masters"),
     ("spain masters", "spain-masters", "Spain Masters"),
+    # the calendar's World Championships is the edition the record's medallists belong to; the
+    # junior and senior (veterans') championships come first, as their names hold the same words
+    ("world junior mixed team championships", "world-junior-mixed-team-championships",
+     "World Junior Mixed Team Championships"),
+    ("world junior championships", "world-junior-championships", "World Junior Championships"),
+    ("world senior championships", "world-senior-championships", "World Senior Championships"),
+    ("world championships", "world-championships", "World Championships"),
 )
 # host city as written -> the city's name (spellings and districts of one city)
 CITY_NAMES = {"gwangju metropolitan city": "Gwangju", "kowloon": "Hong Kong", "ling shui": "Lingshui",
@@ -95,8 +106,10 @@ CITY_NAMES = {"gwangju metropolitan city": "Gwangju", "kowloon": "Hong Kong", "l
 ROUND_ORDER = tuple(rounds_of(128))  # the knockout rounds, first to final
 # world_meta `coverage`: every empty answer over the real world carries it as meta.note
 COVERAGE = ("The real world (public BWF data) holds the World Tour matches of 2018-2020 (Super 100 to the "
-            "Finals; no World Championships, Olympics or team events), the monthly world ranking lists from "
-            "2022-11 to 2025-01, no odds, no live play, no seeds, no venues and nothing before 2018.")
+            "Finals), the finals of the World Championships 1977-2025 and of the Thomas and Uber Cups 2002-2024 "
+            "from the public record of medallists (who won and lost, no scores, no draws, no other rounds; no "
+            "Olympics or Sudirman Cup), the monthly world ranking lists from 2022-11 to 2025-01, no odds, no "
+            "live play, no seeds, no venues and no other results before 2018.")
 NEW_DATES = re.compile(r"\(new dates\)", re.I)
 
 
@@ -122,6 +135,8 @@ class Report:
     unknown_countries: Counter = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)  # file:line: what
     rows_refused: int = 0  # rows nothing was taken from (each in `problems`); an increment prints it
+    record_counts: record_finals.RecordCounts | None = None  # the record's finals and medallists (full import)
+    record_problems: list[str] = field(default_factory=list)  # the record's messy and refused rows: file:line: what
 
     def as_dict(self) -> dict[str, Any]:
         share = {d: round(self.ranking_rows_matched[d] / n, 4) if n else None for d, n in sorted(self.ranking_rows.items())}
@@ -142,7 +157,8 @@ class Report:
             "calendar_editions": self.calendar_editions, "calendar_cancelled": self.calendar_cancelled,
             "series_by_fallback": sorted(set(self.series_by_fallback)),
             "unknown_countries": dict(sorted(self.unknown_countries.items())),
-            "problems": len(self.problems),
+            **({"record": self.record_counts.as_dict()} if self.record_counts else {}),
+            "problems": len(self.problems) + len(self.record_problems),
         }
 
     def lines(self) -> list[str]:
@@ -151,6 +167,7 @@ class Report:
         out += [f"  {p}" for p in self.problems[:50]]
         if len(self.problems) > 50:
             out.append(f"  ... and {len(self.problems) - 50} more (all in the manifest's import_report)")
+        out += [f"  {p}" for p in self.record_problems]  # a few lines, each about the record: all shown
         return out
 
 
@@ -163,6 +180,7 @@ class Person:
     listed: str | None = None  # the name as a ranking list writes it
     genders: Counter = field(default_factory=Counter)
     in_matches: bool = False
+    from_record: bool = False  # a medallist of the public record the match and ranking files do not hold
 
     @property
     def name(self) -> str:
@@ -254,6 +272,50 @@ class Builder:
             out.append(self.person(name, nat or None, gender_of(discipline, i), from_match=True))
         return out
 
+    def known_person(self, spelling: str, country: str | None) -> Person | None:
+        """The person of the files (or of the record, once placed) this spelling is, by the same
+        folding and matching as theirs (svc.world.sources.names); None for someone not held."""
+        key = self.identities.known(spelling, country)
+        return self.people.get(key) if key is not None else None
+
+    def person_by_initials(self, spelling: str, country: str | None) -> Person | None:
+        """The one person of the files of this country whose name a name with initials fits
+        ("P. V. Sindhu" is "PUSARLA V. Sindhu": names.initials_fit); None when none or several do."""
+        fits = [p for p in self.people.values() if p.country == country and not p.from_record
+                and initials_fit(spelling, p.key.split("|")[0])]
+        return fits[0] if len(fits) == 1 else None
+
+    def record_person(self, spelling: str, country: str, gender: str, person: Person | None) -> Person:
+        """A medallist of the public record: `person`, the person of the files the record's name
+        was linked to (known_person, person_by_initials), else a player of the record, whose id
+        derives from the name as the files' people's do. The spelling (family name in capitals,
+        names.family_marked) is their name where the files give none. Adding a new person never
+        merges two people of the files, so their ids stay as the files alone give them."""
+        if person is None:
+            self.identities.add(spelling, country)  # a new group: neither of its keys was known
+            key = self.identities.key(spelling, country)
+            person = self.people.get(key) or Person(key=key, id=player_id(key), country=country, listed=spelling,
+                                                    from_record=True)
+            self.people[key] = person
+        person.genders[gender] += 1
+        return person
+
+    def record_edition(self, slug: str, year: int, *, team: bool, medals: bool) -> dict[str, Any]:
+        """The edition of a great event the record holds: the calendar's edition where the files
+        have it (its dates and host), else one with the host on record in the world's facts and
+        no dates."""
+        series = facts.SERIES_BY_SLUG[slug]
+        ed = self.editions.get((slug, year))
+        if ed is None:
+            city = facts.host_of(series, year)
+            ed = self.editions[(slug, year)] = {
+                "id": make_id("tr_", SOURCE, slug, year), "series": slug, "days": [], "city": city,
+                "country": facts.CITY_BY_NAME[city].country if city else None, "raw_names": set()}
+        # named as the match files' editions are; no tier: championships and team events have none
+        ed.update(series_name=series.name, name=f"{series.name} {year}", year=year, tier=None, team=team,
+                  medals=medals)
+        return ed
+
     # -- the whole world --------------------------------------------------------------------
     def read(self, tour_dir: Path, ranking_dir: Path | None, *, all_files: bool = True, strict: bool = False
              ) -> tuple[list[dict[str, Any]], list[tuple]]:
@@ -318,9 +380,12 @@ class Builder:
 
     def build(self, out_dir: Path, progress: Progress = None) -> dict[str, Any]:
         matches, rankings = self.read(self.source / "bwf-world-tour", self.source / "bwf-world-ranking")
+        # the record after the files: its medallists are linked to the people the files hold
+        record = self.source / "record"
+        placed = record_finals.place(self, record) if record.is_dir() else record_finals.Placed()
         if progress:
             progress("read the files", len(matches), len(matches))
-        return self.write(out_dir, matches, rankings)
+        return self.write(out_dir, matches, rankings, placed)
 
     # -- matches ------------------------------------------------------------------------------
     def matches(self, rows: list[TourRow]) -> list[dict[str, Any]]:
@@ -513,15 +578,19 @@ class Builder:
         return out
 
     # -- the bundle ---------------------------------------------------------------------------
-    def write(self, out_dir: Path, matches: list[dict[str, Any]], rankings: list[tuple]) -> dict[str, Any]:
+    def write(self, out_dir: Path, matches: list[dict[str, Any]], rankings: list[tuple],
+              placed: record_finals.Placed | None = None) -> dict[str, Any]:
+        placed = placed or record_finals.Placed()
         report = self.report
         w = BundleWriter(out_dir, optional={"tournaments": ("cancelled",)})
         try:
             people = sorted(self.people.values(), key=lambda p: p.id)
             report.players_from_matches = sum(1 for p in people if p.in_matches)
-            report.players_from_rankings_only = len(people) - report.players_from_matches
+            report.players_from_rankings_only = sum(1 for p in people if not p.in_matches and not p.from_record)
             report.name_variants_merged = sum(len(p.spellings) - 1 for p in people if p.spellings)
-            codes = {p.country for p in people if p.country} | {ed["country"] for ed in self.editions.values() if ed["country"]}
+            codes = ({p.country for p in people if p.country}
+                     | {ed["country"] for ed in self.editions.values() if ed["country"]}
+                     | {nation for _ed, *nations in placed.final_ties for nation in nations})
             unknown = sorted(c for c in codes if c not in IOC)
             for c in unknown:
                 report.problems.append(f"country code {c}: not an IOC code; kept with its code as its name")
@@ -538,7 +607,8 @@ class Builder:
                 name, first = series.get(ed["series"], (ed["series_name"], ed["year"]))
                 series[ed["series"]] = (name, min(first, ed["year"]))
             junior = {ed["series"] for ed in self.editions.values() if ed.get("level") == "junior"}
-            w.rows("series", ((slug, name, "junior" if slug in junior else "senior", False, False,
+            team = {ed["series"] for ed in self.editions.values() if ed.get("team")}
+            w.rows("series", ((slug, name, "junior" if slug in junior else "senior", False, slug in team,
                                known_first.get(slug, first)) for slug, (name, first) in sorted(series.items())))
             # the singles main draw's size: twice the matches of its first round
             per_round: dict[str, Counter] = defaultdict(Counter)
@@ -546,18 +616,19 @@ class Builder:
                 if m["discipline"] == "MS" and m["round_code"] in ROUND_ORDER:
                     per_round[m["edition"]["id"]][m["round_code"]] += 1
             draw_size = {ed_id: 2 * rounds[min(rounds, key=ROUND_ORDER.index)] for ed_id, rounds in per_round.items()}
-            for ed in sorted(self.editions.values(), key=lambda e: (min(e["days"]), e["id"])):
+            for ed in sorted(self.editions.values(), key=lambda e: (_first_day(e), e["id"])):
                 if len(ed["raw_names"]) > 1:
                     report.problems.append(f"edition {ed['name']}: written as {sorted(ed['raw_names'])}")
                 w.row("tournaments", edition_row(ed, city_id.get((ed["city"], ed["country"])), draw_size.get(ed["id"])))
             w.rows("players", (player_row(p) for p in people))
-            w.rows("ties", ())
+            w.rows("ties", (final_tie_row(ed, gold, silver) for ed, gold, silver in placed.final_ties))
             rallies = []
             for m in sorted(matches, key=lambda m: (m["edition"]["id"], m["discipline"], m["row"].where)):
                 values = match_row(m)
                 w.row("matches", values)
                 if m["row"].rallies:
                     rallies.extend(rally_rows(values[0], m["row"].rallies))
+            w.rows("matches", (record_final_row(*final) for final in placed.finals))
             w.plain_rows("rallies", rallies)
             w.rows("odds", ())
             w.rows("corrections", ())
@@ -567,16 +638,46 @@ class Builder:
                     "now": dt.datetime(last.year, last.month, last.day, 12, tzinfo=dt.timezone.utc).isoformat(),
                     "coverage": COVERAGE}
             w.rows("world_meta", sorted((k, str(v)) for k, v in {**meta, "format": FORMAT_VERSION}.items()))
-            return w.finish({**meta, "import_report": {**report.as_dict(), "problem_list": report.problems}})
+            problem_list = report.problems + report.record_problems
+            return w.finish({**meta, "import_report": {**report.as_dict(), "problem_list": problem_list}})
         except BaseException:
             w.abort()
             raise
 
 
 def edition_row(ed: dict[str, Any], city_id: int | None, draw_size: int | None) -> tuple:
-    """A tournaments row (docs/bundle.md) of an edition the files hold."""
-    return (ed["id"], ed["series"], ed["name"], ed["year"], ed.get("level", "senior"), False, False, ed["tier"],
-            min(ed["days"]), max(ed["days"]), city_id, None, None, False, draw_size, ed.get("cancelled", False))
+    """A tournaments row (docs/bundle.md) of an edition the files hold; an edition of the record
+    without dates has none (NULL), a team event's is a team edition."""
+    first, last = (min(ed["days"]), max(ed["days"])) if ed["days"] else (None, None)
+    return (ed["id"], ed["series"], ed["name"], ed["year"], ed.get("level", "senior"), False, ed.get("team", False),
+            ed["tier"], first, last, city_id, None, None, ed.get("medals", False), draw_size,
+            ed.get("cancelled", False))
+
+
+def _first_day(ed: dict[str, Any]) -> dt.date:
+    """Where an edition sorts among the others: its first day, else (the record's editions without
+    dates) the first of its year."""
+    return min(ed["days"]) if ed["days"] else dt.date(ed["year"], 1, 1)
+
+
+def record_final_row(ed: dict[str, Any], discipline: str, gold: list[Person], silver: list[Person]) -> tuple:
+    """A matches row of a World Championships final on record (svc.world.sources.record_finals): the
+    gold side 1 and winner, no games (the record holds no score); played on the edition's last
+    day, where every final of the championships is played, when its dates are known (the
+    calendar's 2023 edition), else no day. Ids as the match files' finals have them."""
+    key = (ed["id"], discipline, "Final", 1)
+    day = max(ed["days"]) if ed["days"] else None
+    return (make_id("mt_", SOURCE, *key), make_id("ev_", SOURCE, *key), ed["id"], discipline, None, "F", "Final", 1,
+            None, None, [p.id for p in gold], [p.id for p in silver], None, None, [], [], 1, "played", "finished",
+            day, None, None)
+
+
+def final_tie_row(ed: dict[str, Any], gold: str, silver: str) -> tuple:
+    """A ties row of a Thomas or Uber Cup final on record: the winning nation team 1 and winner,
+    no score (the record holds none), no matches and no day (the two Cups' finals are played on
+    different days of their common dates)."""
+    return (make_id("ti_", SOURCE, ed["id"], "Final"), ed["id"], "Final", "F", 1, gold, silver, None, None, 1, None,
+            None)
 
 
 def player_row(p: Person) -> tuple:

@@ -71,6 +71,17 @@ class Identities:
         """The group's key for a spelling already added."""
         return self._find(person_key(name, country))
 
+    def known(self, name: str, country: str | None) -> str | None:
+        """The group's key of a person already seen under this spelling or one that is the same
+        person (the same parts, or the family and given names run together), without adding
+        the spelling; None for a person not seen. Looking up never merges two groups, so a
+        later source (the public record) links to the people of the files without moving
+        their ids."""
+        for k in (person_key(name, country), "joined:" + joined_key(name, country)):
+            if k in self._parent:
+                return self._find(k)
+        return None
+
 
 def player_id(key: str) -> str:
     return make_id("pl_", "bwf-person", key)
@@ -79,6 +90,34 @@ def player_id(key: str) -> str:
 def family_of(ranking_name: str) -> list[str]:
     """The family name's words in a ranking list's name: those written in capitals."""
     return [w for w in ranking_name.split() if w.isupper() and any(c.isalpha() for c in w) and len(w) > 1]
+
+
+def initials_fit(written: str, other: str) -> bool:
+    """Whether a name written with initials ("P. V. Sindhu", as the public record writes some
+    Indian names) is another spelling of `other` ("PUSARLA V. Sindhu"): as many parts, each full
+    word of the one a part of the other, and each initial the first letter of one of the rest."""
+    mine, theirs = list(parts(written)), list(parts(other))
+    initials = sorted(w for w in mine if len(w) == 1)
+    if not initials or len(mine) != len(theirs):
+        return False
+    for word in (w for w in mine if len(w) > 1):
+        if word not in theirs:
+            return False
+        theirs.remove(word)
+    return sorted(w[0] for w in theirs) == initials
+
+
+def family_marked(written: str, country: str | None) -> str:
+    """A name as the public record writes it (Wikipedia: the family name first for the nations
+    of FAMILY_FIRST, "Lin Dan", "Lee Yong-dae"; last otherwise, "Viktor Axelsen") with its family
+    name in capitals, as ranking lists write it ("LIN Dan", "Viktor AXELSEN"): the capitals tell
+    joined_key the family name, so "Shi Yuqi" is the "SHI Yu Qi" of the lists."""
+    words = written.split()
+    if len(words) < 2:
+        return written.upper()
+    if country in FAMILY_FIRST:
+        return " ".join([words[0].upper(), *words[1:]])
+    return " ".join([*words[:-1], words[-1].upper()])
 
 
 def list_name(given_first: str, country: str | None) -> str:
