@@ -20,6 +20,7 @@ for a CSV row, its line.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import tomllib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -89,6 +90,50 @@ class EditionChange:
     cancelled: bool
     played_year: int | None
     played_month: int | None
+
+
+@attrs.frozen
+class CalendarEdition:
+    """An edition on its real dates and with its real host (data/calendar.csv)."""
+    series: str
+    year: int             # the edition's label year
+    start: dt.date
+    end: dt.date
+    city: str
+    source: str
+
+
+@attrs.frozen
+class LowerTierEvent:
+    """An International Challenge, Series or Future Series of the real calendar's latest year
+    (data/lower_tier_calendar.csv): a series of its own in the live tail."""
+    slug: str
+    name: str
+    grade: str
+    start: dt.date
+    end: dt.date
+    city: str
+
+
+@attrs.frozen
+class HallName:
+    """A hall's name for the years an edition held there carries it (data/venues.csv); a hall
+    exists from the first year of its first name to the last of its last."""
+    city: str
+    hall: str                 # the hall: its first name in the file
+    name: str
+    from_year: int | None     # None: since before any edition the world places there
+    to_year: int | None       # None: the name it has today
+
+
+@attrs.frozen
+class SeriesHall:
+    """The hall a series used in a run of years, on record (data/series_halls.csv)."""
+    series: str
+    from_year: int
+    to_year: int | None   # None: still
+    city: str
+    hall: str
 
 
 @attrs.frozen
@@ -178,8 +223,10 @@ def nations() -> Nations:
 @cache
 def cities() -> tuple[City, ...]:
     venues: dict[str, list[tuple[str, int | None]]] = {}
-    for r in _csv("venues.csv", "city", "name", "elevation_m"):
-        venues.setdefault(r.text("city"), []).append((r.text("name"), r.integer("elevation_m", None)))
+    for r in _venue_rows():  # a name a hall had in several periods is one venue
+        names = venues.setdefault(r.text("city"), [])
+        if r.text("name") not in [n for n, _e in names]:
+            names.append((r.text("name"), r.integer("elevation_m", None)))
     rows = _csv("cities.csv", "id", "name", "country", "elevation_m", "utc_offset_h")
     out = tuple(City(r.integer("id"), r.text("name"), r.text("country"), r.integer("elevation_m", None),
                      r.number("utc_offset_h"), tuple(venues.pop(r.text("name"), ())))
@@ -230,6 +277,79 @@ def edition_changes() -> tuple[EditionChange, ...]:
     return tuple(EditionChange(r.text("series"), r.integer("year"), r.yes("cancelled"),
                                r.integer("played_year", None), r.integer("played_month", None))
                  for r in _unique(rows, "series", "year"))
+
+
+def _venue_rows() -> Iterator[Row]:
+    return _csv("venues.csv", "city", "hall", "name", "from_year", "to_year", "elevation_m", "source")
+
+
+@cache
+def hall_names() -> tuple[HallName, ...]:
+    """Every hall's names by period, in the file's order (a hall's periods in order of years)."""
+    out: list[HallName] = []
+    for r in _venue_rows():
+        hall = r.text("hall", None) or r.text("name")
+        first, last = r.integer("from_year", None), r.integer("to_year", None)
+        if first is not None and last is not None and last < first:
+            raise r.fail(f"to_year {last} before from_year {first}")
+        before = [h for h in out if (h.city, h.hall) == (r.text("city"), hall)]
+        if r.text("hall", None) and not before:
+            raise r.fail(f"hall {hall!r} has no row of its own before this one")
+        if before and (before[-1].to_year is None or first is None or first <= before[-1].to_year):
+            raise r.fail(f"{r.text('name')!r} does not follow the hall's previous name in time")
+        out.append(HallName(r.text("city"), hall, r.text("name"), first, last))
+    return tuple(out)
+
+
+@cache
+def series_halls() -> tuple[SeriesHall, ...]:
+    known_series = {s.slug for s in series().series}
+    halls = {(h.city, h.hall) for h in hall_names()}
+    out = []
+    for r in _csv("series_halls.csv", "series", "from_year", "to_year", "city", "hall", "source"):
+        if (r.text("city"), r.text("hall")) not in halls:
+            raise r.fail(f"no hall {r.text('hall')!r} in {r.text('city')} in venues.csv")
+        out.append(SeriesHall(r.member("series", known_series), r.integer("from_year"), r.integer("to_year", None),
+                              r.text("city"), r.text("hall")))
+    return tuple(out)
+
+
+@cache
+def calendar() -> tuple[CalendarEdition, ...]:
+    known_series = {s.slug for s in series().series}
+    known_cities = {c.name for c in cities()}
+    rows = _csv("calendar.csv", "series", "year", "start", "end", "city", "source")
+    out = []
+    for r in _unique(rows, "series", "year"):
+        start, end = _day(r, "start"), _day(r, "end")
+        if end < start:
+            raise r.fail(f"ends ({end}) before it starts ({start})")
+        out.append(CalendarEdition(r.member("series", known_series), r.integer("year"), start, end,
+                                   r.member("city", known_cities), r.text("source")))
+    return tuple(out)
+
+
+@cache
+def lower_tier_calendar() -> tuple[LowerTierEvent, ...]:
+    taken = {s.slug for s in series().series}
+    known_cities = {c.name for c in cities()}
+    out = []
+    for r in _unique(_csv("lower_tier_calendar.csv", "slug", "name", "grade", "start", "end", "city"), "slug"):
+        if r.text("slug") in taken:
+            raise r.fail(f"slug {r.text('slug')!r} is a series of series.toml")
+        start, end = _day(r, "start"), _day(r, "end")
+        if end < start:
+            raise r.fail(f"ends ({end}) before it starts ({start})")
+        out.append(LowerTierEvent(r.text("slug"), r.text("name"), r.text("grade"), start, end,
+                                  r.member("city", known_cities)))
+    return tuple(out)
+
+
+def _day(r: Row, column: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(r.text(column))
+    except ValueError:
+        raise r.fail(f"{column} is not a day YYYY-MM-DD: {r.values[column]!r}") from None
 
 
 @cache

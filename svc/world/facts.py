@@ -55,6 +55,9 @@ def nation_strengths(year: int) -> tuple[tuple[str, float], ...]:
 CITIES: tuple[City, ...] = factfiles.cities()
 CITY_ID = {c.name: c.id for c in CITIES}
 CITY_BY_NAME = {c.name: c for c in CITIES}
+# Each hall's names by period (data/venues.csv, with their sources): a hall exists from its first
+# name's first year to its last name's last year, and an edition shows the name of its year.
+HALL_NAMES = factfiles.hall_names()
 
 
 # --------------------------------------------------------------------------- series
@@ -67,6 +70,17 @@ HELD_WITH = _SERIES.held_with
 # Hosts as they were, by edition year (data/hosts.csv, with its sources). Years not listed
 # (editions still to be awarded) rotate through the series' host pool.
 HOSTS: dict[str, dict[int, str]] = factfiles.hosts()
+# Editions on their real dates and with their real hosts, by (series, label year) (data/calendar.csv:
+# the World Tour of 2018-2020 and 2022-11 to 2024 from the shipped public files, the great events of
+# other years from public sources).
+CALENDAR = {(e.series, e.year): e for e in factfiles.calendar()}
+# The first year after the real calendar's latest World Tour season: from it on, each series repeats
+# the week and host of its latest edition on record (the live tail).
+CALENDAR_TAIL_FROM = 1 + max(e.year for e in CALENDAR.values() if SERIES_BY_SLUG[e.series].kind == "open")
+# The lower tier of that latest season (data/lower_tier_calendar.csv): series of their own in the tail.
+LOWER_TIER_CALENDAR = factfiles.lower_tier_calendar()
+# The halls series used in runs of years, on record (data/series_halls.csv, with its sources).
+SERIES_HALLS = factfiles.series_halls()
 
 
 def host_of(series: Series, year: int) -> str | None:

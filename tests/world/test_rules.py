@@ -237,11 +237,14 @@ def check_current_week(w: World) -> None:
         assert _ts(m["start_at"]) > NOW and m["G1"] == [] and not m["winner"], m["id"]
     ends = [_ts(m["end_at"]) for m in w.matches if m["end_at"]]
     assert any(e.date() == today and e <= NOW for e in ends)
-    assert any(e.date() == today - dt.timedelta(days=1) for e in ends)
     assert all(e <= NOW for e in ends)
-    hours = {(_ts(m["start_at"]).hour) for m in w.matches
-             if m["start_at"] and _ts(m["start_at"]) >= NOW - dt.timedelta(days=2)}
-    assert len(hours) >= 20  # play across (nearly) all 24 hours
+    if w.manifest["scale"] == "tiny":
+        # the tiny scale's fixed current week (calendar.CURRENT_WEEK) has played since yesterday and
+        # plays around the clock; the other scales hold the real calendar's week, gaps and all
+        assert any(e.date() == today - dt.timedelta(days=1) for e in ends)
+        hours = {(_ts(m["start_at"]).hour) for m in w.matches
+                 if m["start_at"] and _ts(m["start_at"]) >= NOW - dt.timedelta(days=2)}
+        assert len(hours) >= 20  # play across (nearly) all 24 hours
     future = [t for t in w.tournaments.values() if t["start_date"] and dt.date.fromisoformat(t["start_date"]) > today]
     assert future
     future_ids = {t["id"] for t in future}
