@@ -20,7 +20,7 @@ from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.params import IOC_CODE, SPORT_CLASSES, discipline_param, param
 from svc.web.records import Discipline, PlayerRef
 
-RALLY_SCORING_FROM = dt.date(2006, 8, 1)  # 21-point rally scoring; games before it are checked loosely
+RALLY_SCORING_FROM = dt.date(2006, 4, 28)  # 21-point rally scoring (svc.world.engine); games before it are checked loosely
 _GAMES = re.compile(r"^([0-9]{1,2})-([0-9]{1,2}),([0-9]{1,2})-([0-9]{1,2})$")
 
 

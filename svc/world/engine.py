@@ -35,7 +35,10 @@ from functools import lru_cache
 from typing import Iterator
 
 NEW_SIDEOUT_FROM = dt.date(2002, 1, 1)   # setting only at 14-all / 10-all
-RALLY_POINT_FROM = dt.date(2006, 8, 1)   # rally point scoring to 21 "from Aug 2006"
+# Rally point to 21 from the 2006 Thomas & Uber Cups (28 April - 7 May 2006, Sendai and Tokyo), the
+# first event played under it (Wikipedia, "2006 Thomas & Uber Cup": "the first time ... played with a
+# three-game 21-point scoring system"); world-facts' "from Aug 2006" was the rule's general adoption.
+RALLY_POINT_FROM = dt.date(2006, 4, 28)
 GAMES_TO_WIN = 2                          # best of three throughout
 SET_CHANCE = 0.7   # how often the side entitled to set chooses to (it was the usual choice)
 # The match model is calibrated on the real World Tour of 2018-2020 (ops/realism): the share of

@@ -221,6 +221,40 @@ def nations() -> Nations:
 
 
 @cache
+def nation_disciplines() -> dict[tuple[str, str], tuple[tuple[int, int, float], ...]]:
+    """(nation, discipline) -> (from year, to year, strength) of each era it is listed for."""
+    known = {c.code for c in countries() if c.generated_world}
+    out: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
+    rows = _csv("nation_disciplines.csv", "nation", "discipline", "from_year", "to_year", "strength")
+    for r in _unique(rows, "nation", "discipline", "from_year"):
+        key = (r.member("nation", known), r.member("discipline", {"MS", "WS", "MD", "WD", "XD"}))
+        out.setdefault(key, []).append((r.integer("from_year"), r.integer("to_year"), r.number("strength")))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@attrs.frozen
+class Star:
+    """A great player of the record or the real World Tour, without their name (data/stars.csv)."""
+    star: str          # the person (a hash of their identity)
+    discipline: str
+    nation: str
+    gender: str
+    first_year: int    # of their honours
+    last_year: int
+    honours: int       # points: World Championships medals, World Tour titles
+
+
+@cache
+def stars() -> tuple[Star, ...]:
+    known = {c.code for c in countries() if c.generated_world}
+    rows = _csv("stars.csv", "star", "discipline", "nation", "gender", "first_year", "last_year", "honours")
+    return tuple(Star(r.text("star"), r.member("discipline", {"MS", "WS", "MD", "WD", "XD"}), r.member("nation", known),
+                      r.member("gender", {"M", "W"}), r.integer("first_year"), r.integer("last_year"),
+                      r.integer("honours"))
+                 for r in _unique(rows, "star", "discipline"))
+
+
+@cache
 def cities() -> tuple[City, ...]:
     venues: dict[str, list[tuple[str, int | None]]] = {}
     for r in _venue_rows():  # a name a hall had in several periods is one venue

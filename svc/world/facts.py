@@ -10,6 +10,7 @@ rows depends on nothing but those files.
 from __future__ import annotations
 
 import datetime as dt
+from functools import cache
 
 from svc.world import factfiles
 from svc.world.factfiles import City, Series  # the records' types, also the generator's (facts.Series)
@@ -46,6 +47,57 @@ def nation_strengths(year: int) -> tuple[tuple[str, float], ...]:
             continue
         out.append((code, table.get(code, OTHER_NATION_STRENGTH)))
     return tuple(out)
+
+
+# A nation's strength in one discipline by era (data/nation_disciplines.csv: its share of the
+# era's honours there, from the public record and the real World Tour). Before the record begins
+# a nation is as strong in every discipline as overall.
+NATION_DISCIPLINES = factfiles.nation_disciplines()
+RECORD_FROM = min(first for eras in NATION_DISCIPLINES.values() for first, _last, _s in eras)
+
+
+@cache
+def _weakest_listed(discipline: str, first_year: int) -> float:
+    return min(s for (_n, d), eras in NATION_DISCIPLINES.items() if d == discipline
+               for first, _last, s in eras if first == first_year)
+
+
+def discipline_strength(nation: str, discipline: str, year: int, overall: float) -> float:
+    """`nation`'s strength in `discipline` in `year`, given its overall strength then. A nation
+    without honours in the discipline in that era is weaker than overall: half of it, and no
+    stronger than the weakest nation with honours there (England's men's singles of 2018-2020
+    won no title; its doubles did)."""
+    if year < RECORD_FROM:
+        return overall
+    # eras change by degrees: between the middles of two eras the strength moves from one to the other
+    here, there = _era(year), _era(year + (1 if year >= _middle(_era(year)) else -1) * ERA_BLEND_YEARS)
+    if here == there:
+        return _in_era(nation, discipline, here, overall)
+    span = abs(_middle(there) - _middle(here))
+    share = min(1.0, abs(year - _middle(here)) / span) if span else 0.0
+    return (1 - share) * _in_era(nation, discipline, here, overall) + share * _in_era(nation, discipline, there, overall)
+
+
+ERA_BLEND_YEARS = 4  # a year within this many of the next era's side blends towards it
+RECORD_LAST = 2025   # the last year of the record's honours (its World Championships)
+
+
+def _era(year: int) -> tuple[int, int]:
+    return next((f, l) for f, l in _ERAS if f <= year <= l) if year >= RECORD_FROM else _ERAS[0]
+
+
+def _middle(era: tuple[int, int]) -> float:
+    return (era[0] + min(era[1], RECORD_LAST)) / 2  # the open last era: as far as the record goes
+
+
+def _in_era(nation: str, discipline: str, era: tuple[int, int], overall: float) -> float:
+    for first, last, strength in NATION_DISCIPLINES.get((nation, discipline), ()):
+        if (first, last) == era:
+            return strength
+    return min(overall * 0.5, _weakest_listed(discipline, era[0]))
+
+
+_ERAS = tuple(sorted({(f, l) for eras in NATION_DISCIPLINES.values() for f, l, _s in eras}))
 
 
 # --------------------------------------------------------------------------- places

@@ -12,7 +12,7 @@ import pytest
 from conftest import NOON, make_key, sql, walk
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
-RALLY_POINT_FROM = dt.date(2006, 8, 1)  # 21-point rally scoring; extended games count from here
+RALLY_POINT_FROM = dt.date(2006, 4, 28)  # 21-point rally scoring (svc.world.engine); extended games count from here
 
 
 @pytest.fixture

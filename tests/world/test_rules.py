@@ -372,9 +372,67 @@ def check_hosts_on_record(w: World) -> None:
             assert (other["city_id"], other["start_date"], other["end_date"]) == (t["city_id"], t["start_date"], t["end_date"])
 
 
+def check_champions_as_on_record(w: World) -> None:
+    """The nation that won each Thomas, Uber and Sudirman Cup, Olympic gold and World Championships
+    gold is the record's (svc/world/data/record/): the draw is played, the world's people are
+    invented, the nations' victories are not."""
+    from svc.world import record
+
+    country = {p["id"]: p["country"] for p in w.tables["players"]}
+    won: dict[tuple[str, int, str], str] = {}
+    for m in w.matches:
+        if m["round_code"] == "F" and not m["tie_id"] and m["status"] == "finished" and not m["sport_class"]:
+            t = w.tournaments[m["tournament_id"]]
+            won[(t["series"], int(t["year"]), m["discipline"])] = country[(m["s1"] if m["W"] == 1 else m["s2"])[0]]
+    for tie in w.tables["ties"]:
+        if tie["round_code"] == "F":
+            t = w.tournaments[tie["tournament_id"]]
+            won[(t["series"], int(t["year"]), record.TEAM)] = tie["team1"] if tie["winner"] == "1" else tie["team2"]
+    held = {k: v for k, v in record.champion_nations().items() if k in won}
+    assert {"world-championships", "olympic-games", "thomas-cup", "uber-cup", "sudirman-cup"} <= {k[0] for k in held}
+    wrong = {k: (v, won[k]) for k, v in held.items() if won[k] != v}
+    assert not wrong, wrong
+
+
+def check_matches_within_their_dates(w: World) -> None:
+    """Every match is played on a day of its edition (the early editions were shorter than their
+    series is today: their finals too)."""
+    outside = []
+    for m in w.matches:
+        t = w.tournaments[m["tournament_id"]]
+        if m["day"] and t["start_date"] and not t["start_date"] <= m["day"] <= t["end_date"]:
+            outside.append((m["id"], m["day"], t["start_date"], t["end_date"]))
+    assert not outside, outside[:5]
+
+
+def check_pairs_of_one_nation(w: World) -> None:
+    """Doubles pairs are of one nation, as every pair of the real World Tour is."""
+    country = {p["id"]: p["country"] for p in w.tables["players"]}
+    mixed = [(m["id"], side) for m in w.matches if m["discipline"] in ("MD", "WD", "XD")
+             for side in (m["s1"], m["s2"]) if len({country[p] for p in side}) > 1]
+    assert not mixed, mixed[:5]
+
+
+def check_specialists(w: World) -> None:
+    """Since the 1990s no senior plays singles and doubles in one season (team ties aside: a small
+    nation fills a rubber as it can; juniors play what they like)."""
+    year_of = {t["id"]: int(t["year"]) for t in w.tournaments.values()}
+    kinds: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for m in w.matches:
+        t = w.tournaments[m["tournament_id"]]
+        if m["tie_id"] or m["sport_class"] or t["level"] != "senior" or year_of[m["tournament_id"]] < 2000:
+            continue
+        for pid in m["s1"] + m["s2"]:
+            kinds[(pid, year_of[m["tournament_id"]])].add("singles" if m["discipline"] in ("MS", "WS") else "doubles")
+    both = [k for k, v in kinds.items() if len(v) > 1]
+    assert not both, both[:5]
+
+
 ALL_CHECKS = (check_games_legal, check_winners, check_brackets, check_bronze_and_medals, check_ids, check_ties,
               check_rallies, check_odds, check_current_week, check_rankings, check_corrections, check_one_place_a_day,
-              check_nations_in_their_era, check_no_real_names, check_names_apart_while_active, check_hosts_on_record)
+              check_nations_in_their_era, check_no_real_names, check_names_apart_while_active, check_hosts_on_record,
+              check_champions_as_on_record, check_matches_within_their_dates, check_pairs_of_one_nation,
+              check_specialists)
 
 
 # --------------------------------------------------------------------------- tiny tests
@@ -429,8 +487,9 @@ def test_engine_legal_game_by_era() -> None:
     assert engine.legal_game(13, 10, "WS", mid) and not engine.legal_game(12, 10, "WS", mid)
     assert engine.legal_game(21, 19, "MS", new) and not engine.legal_game(21, 20, "MS", new) and engine.legal_game(22, 20, "WS", new)
     assert engine.legal_game(30, 29, "XD", new) and engine.legal_game(30, 28, "XD", new) and not engine.legal_game(31, 29, "MS", new)
-    assert engine.era_rules("MS", dt.date(2006, 7, 31)).rally_point is False
-    assert engine.era_rules("MS", dt.date(2006, 8, 1)).rally_point is True
+    # rally point from the 2006 Thomas & Uber Cups (28 April 2006), the first event played to 21
+    assert engine.era_rules("MS", dt.date(2006, 4, 27)).rally_point is False
+    assert engine.era_rules("MS", dt.date(2006, 4, 28)).rally_point is True
 
 
 def test_the_pre_match_chance_is_the_chance_play_gives() -> None:

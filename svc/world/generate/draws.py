@@ -8,13 +8,26 @@ import datetime as dt
 import random
 from typing import Any
 
-from svc.world import engine, facts
-from svc.world.generate.calendar import BIG_TIERS, Edition
+from svc.world import engine, facts, record
+from svc.world.generate.calendar import Edition
 from svc.world.generate.context import Context
 from svc.world.generate.ids import make_id, sub_rng
 from svc.world.generate.people import Player
 
 MINOR_SKEW = 1.4           # >1 skews minor events' entry windows toward the top of the field
+# Editions every senior edition counts against (SEASON_EDITIONS) but these, which the best never miss.
+UNCOUNTED_KINDS = ("worlds", "olympics", "finals", "team")
+SEASON_EDITIONS = 12       # senior editions a player enters in a season besides those: the real top
+                           # players' dozen or so tournaments ...
+SEASON_DRAWS = 16          # ... and draws: a player of two doubles events enters eight editions
+# The stars an event loses to the rest of the season (rest, injuries, the bigger events): the
+# chance that one of the top half of its field stays away; the Super 100s and Grand Prix draw
+# from deeper down, the Super 1000s and the great events lose nobody.
+STAR_SKIP = {"Super 750": 0.15, "Superseries Premier": 0.15, "Super 500": 0.3, "Superseries": 0.3,
+             "Super 300": 0.5, "Grand Prix Gold": 0.5, "Super 100": 0.7, "Grand Prix": 0.7}
+STAR_SKIP_OTHER = 0.4      # any other open, continental championships, Games
+NEVER_SKIPPED = ("Super 1000", "World Tour Finals", "Superseries Finals")
+OLYMPIC_TWO_WITHIN = 16    # the Olympics: a nation's second entry only from the best 16 (qualification)
 ADHOC_POOL = 240           # candidates considered when pairing juniors / para players per event
 WALKOVER_RATE = 0.012
 # Retirements per match by discipline, as on the World Tour of 2018-2020 (per 1,000: MS 19.1,
@@ -61,6 +74,10 @@ class Event:
         self.disc = disc
         self.sport_class = sport_class
         self.rng = sub_rng(ctx.seed, ed.id, disc, sport_class)
+        # the nation the record says won this title (record.py), and the form of its sides on the
+        # day, when playing it out afresh needed more than luck (champion_of)
+        self.champion = None if sport_class else record.champion_nation(ed.series.slug, ed.year, disc)
+        self.champion_form = 0.0
 
     def new_match(self, round_code: str | None, round_name: str, position: int, side1, side2,
                   tie_id: str | None = None, tie_order: int | None = None) -> Match:
@@ -84,6 +101,9 @@ class Event:
         m.day_index = 0
         return m
 
+    def form_of(self, side: tuple[Player, ...]) -> float:
+        return self.champion_form if self.champion_form and side[0].country == self.champion else 0.0
+
     def play(self, m: Match, day_index: int) -> Match:
         """Decide the match: walkover, retirement or a played result (rally by rally when the
         match is recent enough to carry rallies). The current week's split into finished,
@@ -105,7 +125,8 @@ class Event:
         retire = WALKOVER_RATE + RETIRE_RATE.get(self.disc, 0.015)
         # the chance in play: the strengths shifted by the form on the day (m.p1 stays the
         # chance from the strengths alone, as the walkover's and everyone else's view of it)
-        p_day = engine.rally_chance(m.s1 + engine.form(rng, self.disc), m.s2)
+        form = engine.form(rng, self.disc) + self.form_of(m.side1) - self.form_of(m.side2)
+        p_day = engine.rally_chance(m.s1 + form, m.s2)
         bias = engine.bias(self.disc, m.rules)
         want_rallies = ed.state == "current" or (
             ed.end is not None and self.ctx.rally_from <= ed.end and rng.random() < self.ctx.scale.rally_share)
@@ -147,6 +168,12 @@ def rounds_of(size: int) -> list[str]:
     return rounds
 
 
+def edition_days(ed: Edition) -> int:
+    """The days of play of an edition: its own dates (the early editions were shorter than their
+    series is today), else the series' usual length."""
+    return (ed.end - ed.start).days + 1 if ed.start is not None and ed.end is not None else ed.series.days
+
+
 def round_days(rounds: list[str], days: int) -> list[int]:
     """Day index of each round: the final on the last day, one round a day backwards from it."""
     out = []
@@ -163,7 +190,6 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     year = ed.play_year
     kind = "para" if ed.series.para else "junior" if ed.series.level == "junior" else "senior"
     region = ed.series.region
-    prestige = 1.0 if (ed.tier in BIG_TIERS or ed.series.kind in ("worlds", "olympics", "finals")) else 0.5
     # the lower tiers draw from deeper in the field: the stars play elsewhere that week
     offset = 0
     if ed.series.kind == "minor":
@@ -177,10 +203,16 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
 
     people = ctx.people
     free = people.free_for(ed.id, ed.start, ed.end)
+    # a season has room for so many tournaments: the great events, the season finals and team
+    # events are always entered, every other senior edition counts (SEASON_EDITIONS)
+    counted = kind == "senior" and ed.series.kind not in UNCOUNTED_KINDS
 
     def allowed(p: Player) -> bool:
         if not free(p):
             return False  # playing another event that week
+        if counted and ed.id not in people.entered(p, year) and (
+                people.editions_in(p, year) >= SEASON_EDITIONS or people.draws_in(p, year) >= SEASON_DRAWS):
+            return False
         if region is None:
             return True
         if region == "CW":
@@ -193,7 +225,7 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
         gender = "M" if disc == "MS" else "W"
         for p in ctx.people.active(kind, gender, year):  # strongest first; stop once deep enough
             if not allowed(p) or (kind == "para" and p.sport_class != ev.sport_class) \
-                    or (kind == "senior" and p.kind not in "SB"):
+                    or (kind == "senior" and disc not in p.events):
                 continue
             cands.append(((p,), p.strength(year)))
             if len(cands) >= need:
@@ -212,8 +244,10 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
         offset = max(0, len(cands) - size * 2)
     # interest: the big events draw the best; smaller ones lose some stars at random
     scored = []
+    great = ed.series.kind in ("worlds", "olympics", "finals") or ed.tier in NEVER_SKIPPED
+    skip = 0.0 if great else STAR_SKIP.get(ed.tier or "", STAR_SKIP_OTHER)
     for i, (entry, st) in enumerate(cands[offset: offset + size * 4]):
-        if prestige < 1 and i < size // 2 and rng.random() < 0.4:
+        if i < size // 2 and skip and rng.random() < skip:
             continue
         scored.append((st + rng.gauss(0, 25), i, entry))
     scored.sort(key=lambda t: (-t[0], t[1]))
@@ -223,16 +257,50 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
         n = entry[0].country
         if per_nation.get(n, 0) >= per_nation_cap:
             continue
+        if ed.series.kind == "olympics" and per_nation.get(n, 0) >= 1 and len(out) >= OLYMPIC_TWO_WITHIN:
+            continue  # a nation's second place only for one qualified among the best
         per_nation[n] = per_nation.get(n, 0) + 1
         out.append(entry)
         if len(out) == size:
             break
+    if ev.champion is not None and out and not any(e[0].country == ev.champion for e in out):
+        # the record's champion nation was there: its best entry takes the last place
+        best = next((e for e, _st in cands if e[0].country == ev.champion and e not in out), None) \
+            or _nation_entry(ctx, ev, kind, year, allowed)
+        if best is not None:
+            out[-1] = best
     people.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
+    if counted:
+        people.count_draw([p for entry in out for p in entry], year, ed.id)
     return out
 
 
+def _nation_entry(ctx: Context, ev: Event, kind: str, year: int, allowed) -> tuple[Player, ...] | None:
+    """The strongest entry of the record's champion nation free to play this draw, if any."""
+    if ev.disc in ("MS", "WS"):
+        gender = "M" if ev.disc == "MS" else "W"
+        return next(((p,) for p in ctx.people.active(kind, gender, year)
+                     if p.country == ev.champion and ev.disc in p.events and allowed(p)), None)
+    pair = next(((a, b) for a, b in ctx.people.pairs(ev.disc, year)
+                 if a.country == ev.champion and allowed(a) and allowed(b)), None)
+    if pair is not None:
+        return pair
+    # no pair of the nation this year: its best two players of the discipline's genders, doubles
+    # players first (one of them then plays a second doubles event, as doubles players may)
+    genders = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[ev.disc]
+    chosen: list[Player] = []
+    for gender in genders:
+        pool = [p for p in ctx.people.active(kind, gender, year)
+                if p.country == ev.champion and allowed(p) and p not in chosen]
+        pool.sort(key=lambda p: (ev.disc not in p.events, p.events[0] in ("MS", "WS"), -p.strength(year), p.idx))
+        if not pool:
+            return None
+        chosen.append(pool[0])
+    return tuple(chosen)
+
+
 def adhoc_pairs(ctx: Context, ev: Event, kind: str, year: int) -> list[tuple[Player, Player]]:
-    """Pairs made for one event (juniors, para): same nation where possible, by strength."""
+    """Pairs made for one event (juniors, para): of one nation, by strength."""
     g1, g2 = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[ev.disc]
     classes = tuple(ev.sport_class.split("-")) if ev.sport_class else None
 
@@ -253,7 +321,7 @@ def adhoc_pairs(ctx: Context, ev: Event, kind: str, year: int) -> list[tuple[Pla
             # a class pair (WH1-WH2) takes one player of each class
             if classes and len(classes) == 2 and g1 == g2 and a.sport_class == b.sport_class:
                 continue
-            if b.country == a.country or len(pairs) % 3 == 2:
+            if b.country == a.country:  # pairs are of one nation, as seniors' are
                 pairs.append((a, b))
                 used.update((a.idx, b.idx))
                 break
@@ -283,13 +351,51 @@ def knockout_draw(ctx: Context, ev: Event) -> tuple[list[tuple[tuple, int | None
 
 
 def knockout(ctx: Context, ev: Event) -> tuple[list[Match], list[tuple]]:
-    """The matches of a knockout event, and its entries (none when too few entered)."""
-    ed = ev.ed
+    """The matches of a knockout event, and its entries (none when too few entered); its champion
+    of the record's nation where the record names one (champion_of)."""
     drawn = knockout_draw(ctx, ev)
     if drawn is None:
         return [], []
     slots, rounds, entries = drawn
-    day_of = round_days(rounds, ed.series.days if ed.start else 1)
+    return champion_of(ctx, ev, lambda: played_out(ev, slots, rounds), _final_winner), entries
+
+
+# The record's champion nation wins the title as the draw is played, never by a result written
+# over: the event is played out afresh (the same draw, new rallies) until it does, and after
+# RECORD_LUCK tries its sides play in the form of their lives, a little more each time.
+RECORD_LUCK = 12
+RECORD_FORM_STEP = 12.0   # strength points of form added every try after RECORD_LUCK
+RECORD_TRIES = 80
+
+
+def champion_of(ctx: Context, ev: Event, play_out, winner_of):
+    """Plays an event out (`play_out()`, its matches) until `winner_of(matches)` is the record's
+    champion nation (ev.champion), or once when the record names none."""
+    if ev.champion is None:
+        return play_out()
+    seed_key = (ctx.seed, ev.ed.id, ev.disc, ev.sport_class, "again")
+    for attempt in range(RECORD_TRIES):
+        if attempt:
+            ev.rng = sub_rng(*seed_key, attempt)
+            ev.champion_form = RECORD_FORM_STEP * max(0, attempt - RECORD_LUCK)
+        matches = play_out()
+        if winner_of(matches) == ev.champion:
+            break
+    ev.champion_form = 0.0
+    return matches
+
+
+def _final_winner(matches: list[Match]) -> str | None:
+    final = next((m for m in matches if m.round_code == "F"), None)
+    if final is None or final.winner is None:
+        return None
+    return (final.side1 if final.winner == 1 else final.side2)[0].country
+
+
+def played_out(ev: Event, slots, rounds: list[str]) -> list[Match]:
+    """Every match of a knockout draw, round by round from its slots."""
+    ed = ev.ed
+    day_of = round_days(rounds, edition_days(ed) if ed.start else 1)
     matches: list[Match] = []
     current = slots  # list of (entry, seed) in draw order
     prev_matches: list[Match] = []
@@ -319,7 +425,7 @@ def knockout(ctx: Context, ev: Event) -> tuple[list[Match], list[tuple]]:
             m.feeders = (m1, m2)
             ev.play(m, day_of[r + 1])
             matches.append(m)
-    return matches, entries
+    return matches
 
 
 def place(entries, size: int, n_seeds: int, rng: random.Random) -> list[tuple[tuple, int | None]]:

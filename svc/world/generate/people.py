@@ -5,30 +5,117 @@ era, and doubles partnerships that persist and break; names by the nation's conv
 from __future__ import annotations
 
 import datetime as dt
+import math
+from dataclasses import dataclass
 from typing import Callable
 
-from svc.world import facts
+from svc.world import factfiles, facts
 from svc.world.generate.ids import make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 from svc.world.naming import Namer
 
 FIRST_SEASON = 1895        # partnerships are formed from here on
-MIN_START_AGE = 16         # the youngest a player starts (start_age is drawn from 16 to 19)
 JUNIOR_FROM_AGE = 14       # juniors play from 14 (People.active)
+AGE_CURVE = 2.5            # strength lost per squared year from the peak (Player.strength)
+PEAK_YEARS = 26            # a player is as strong as their nation was in their discipline at about this age
+PAIR_KEPT = 0.7            # the chance a doubles partnership goes on into the next year
+PEAK_TAIL = 1.5            # talent beyond 1.5 spreads above the nation's mean is cut there: the
+                           # world's very best are its stars (STARS_BORN), two spreads up and more
 FIRST_BORN = FIRST_SEASON - 46  # the oldest cohort any season reaches (active: ages up to 46)
 # the cohorts of one birth year, in the order they are made
 COHORT_KINDS = (("senior", "M"), ("senior", "W"), ("para", "M"), ("para", "W"))
 ONE_DAY = dt.timedelta(days=1)
 
 
+# The events of a career (senior): a specialist in singles or in doubles, as the real game has
+# them. A doubles player may play both doubles events, more often in earlier eras; before the
+# 1990s some played singles and doubles. Shares by the era of the player's career (born + 25).
+# A third of players in singles, two thirds in doubles: a nation has as many doubles pairs as
+# singles players (weighed by the nation's strength in each), the mixed pairs a share of them.
+SINGLES_SHARE = 0.34
+MIXED_SHARE = 0.45                   # of doubles players, mixed doubles first
+TWO_DOUBLES = ((1970, 0.6), (1990, 0.4), (2005, 0.25), (9999, 0.12))   # (era before, share)
+SINGLES_AND_DOUBLES = ((1965, 0.35), (1980, 0.2), (1990, 0.1), (9999, 0.0))
+PARA_EVENTS = {"M": ("MS", "MD", "XD"), "W": ("WS", "WD", "XD")}
+
+
+def _share(table: tuple[tuple[int, float], ...], era: int) -> float:
+    return next(share for before, share in table if era < before)
+
+
+def career_events(rng, nation: str, gender: str, born: int, overall: float) -> tuple[str, ...]:
+    """The disciplines a senior player plays, the first their own (the strength they are made
+    with): singles or doubles, drawn by how strong their nation is in each, then maybe a second."""
+    singles, doubles = ("MS", "MD") if gender == "M" else ("WS", "WD")
+    at = born + PEAK_YEARS
+    weights = [SINGLES_SHARE, (1 - SINGLES_SHARE) * (1 - MIXED_SHARE), (1 - SINGLES_SHARE) * MIXED_SHARE]
+    options = (singles, doubles, "XD")
+    weights = [w * (0.3 + facts.discipline_strength(nation, d, at, overall)) for w, d in zip(weights, options)]
+    first = rng.choices(options, weights)[0]
+    era = born + 25
+    if first == singles:
+        return (singles, doubles) if rng.random() < _share(SINGLES_AND_DOUBLES, era) else (singles,)
+    other = "XD" if first == doubles else doubles
+    return (first, other) if rng.random() < _share(TWO_DOUBLES, era) else (first,)
+
+
+@dataclass(frozen=True)
+class StarCareer:
+    """A great player of the record or the real World Tour (data/stars.csv), their disciplines
+    together, the one they won most in first."""
+    star: str
+    nation: str
+    gender: str
+    events: tuple[str, ...]
+    first_year: int
+    last_year: int
+    honours: int
+
+    @property
+    def born(self) -> int:
+        """At their best (the middle of their honours) at 26, and 19 at the latest at the first."""
+        return min(round((self.first_year + self.last_year) / 2) - 26, self.first_year - 19)
+
+
+# A star of a bronze or two, or a title or three, is one of the world's many good players: the
+# generated world has those already, from its nations' strengths; stars are the great.
+STAR_FROM_HONOURS = 4
+
+
+def _star_careers() -> dict[tuple[str, int], tuple[StarCareer, ...]]:
+    """The stars by (gender, year born)."""
+    rows: dict[str, list[factfiles.Star]] = {}
+    for row in factfiles.stars():
+        rows.setdefault(row.star, []).append(row)
+    out: dict[tuple[str, int], list[StarCareer]] = {}
+    for star, got in rows.items():
+        got.sort(key=lambda r: (-r.honours, r.discipline))
+        career = StarCareer(star, got[0].nation, got[0].gender, tuple(r.discipline for r in got),
+                            min(r.first_year for r in got), max(r.last_year for r in got), sum(r.honours for r in got))
+        if career.honours >= STAR_FROM_HONOURS:
+            out.setdefault((career.gender, career.born), []).append(career)
+    return {k: tuple(sorted(v, key=lambda c: c.star)) for k, v in out.items()}
+
+
+STARS_BORN = _star_careers()
+STAR_HONOURS_TOP = max(c.honours for careers in STARS_BORN.values() for c in careers)
+STAR_NATION = 0.8   # a star is as good as a player of the strongest nation of a discipline (its
+STAR_SPREADS = 0.5  # level 0.95) this many spreads above its mean (a star of one title: as good
+                    # as the best of the strongest nation's others) ...
+STAR_EDGE = 80.0    # ... and up to this much more, the more honours they won (sqrt of the share
+                    # of the most honoured's: a star of a quarter of the honours, half of it)
+
+
 class Player:
     __slots__ = ("idx", "id", "name", "gender", "country", "born_year", "born", "hand", "height", "coach",
-                 "sport_class", "peak", "peak_age", "start_age", "end_age", "kind", "used")
+                 "sport_class", "peak", "peak_age", "start_age", "end_age", "kind", "events", "used")
 
     def strength(self, year: int) -> float:
-        """Strength in `year`: rises to the player's peak (at 24 to 29), then falls."""
+        """Strength in `year`: rises to the player's peak (at 24 to 29), then falls: 40 points
+        below it four years either side, so that a great player leads the world for some six
+        seasons, as the real greats did."""
         age = year - self.born_year
-        return self.peak - 1.6 * (age - self.peak_age) ** 2
+        return self.peak - AGE_CURVE * (age - self.peak_age) ** 2
 
     def row(self) -> tuple:
         """The players row (strength: the peak, as stored)."""
@@ -52,6 +139,9 @@ class People:
         # in: that edition's id}, so that nobody is in two places on one day or enters two events
         # starting in one week (looked up by day and week: players enter hundreds of editions)
         self.booked: dict[int, dict[object, str]] = {}
+        # (player idx, year) -> senior editions entered and draws played in them (those counted)
+        self._editions: dict[tuple[int, int], set[str]] = {}
+        self._draws: dict[tuple[int, int], int] = {}
 
     def cohort(self, kind: str, gender: str, year: int) -> list[Player]:
         key = (kind, gender, year)
@@ -76,27 +166,25 @@ class People:
         size = max(2, round(base * (0.5 if year < 1930 else 0.7 if year < 1955 else 1.0)))
         if kind == "para" and year < 1950:
             size = 0
-        # nations strong when the cohort peaks, and present by the time it starts playing (16)
-        nations = tuple((c, st) for c, st in facts.nation_strengths(year + 22)
-                        if facts.NATION_FROM.get(c, 0) <= year + MIN_START_AGE)
-        weights = [0.25 + 2.0 * s for _c, s in nations]
+        # nations strong when the cohort peaks and playing by then (People.active keeps a player out
+        # until their nation joined international play)
+        nations = facts.nation_strengths(year + 22)
+        # a strong nation has many more players than a weak one: the depth that fills the circuit's
+        # draws with its players (real World Tour 2018-2020: twelve nations, 86 % of appearances)
+        weights = [0.1 + 3.0 * s * s for _c, s in nations]
         out = []
         for i in range(size):
             nation, nstrength = rng.choices(nations, weights)[0]
-            p = Player()
-            p.idx = len(self.all)
-            p.id = make_id("pl_", self.seed, kind, gender, year, i)
-            p.gender = gender
-            p.country = nation
-            p.born_year = year
-            p.born = None if year < 1925 and rng.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rng.randrange(365))
-            p.hand = None if year < 1935 and rng.random() < 0.4 else ("left" if rng.random() < 0.15 else "right")
-            p.height = None if year < 1950 or rng.random() < 0.1 else round(rng.gauss(181 if gender == "M" else 168, 6))
-            p.coach = None
-            if year >= 1950 and rng.random() < 0.4:
-                p.coach = ", ".join(self.names.other(rng, nation, "M", year - 30) for _ in range(rng.choice((1, 1, 2))))
+            p = self._person(make_id("pl_", self.seed, kind, gender, year, i), gender, nation, year, rng)
             p.sport_class = rng.choice(facts.SPORT_CLASSES) if kind == "para" else None
-            p.peak = 1000.0 + 260.0 * nstrength + rng.gauss(0, 55)
+            p.kind = kind
+            p.events = PARA_EVENTS[gender] if kind == "para" else career_events(rng, nation, gender, year, nstrength)
+            # as strong as the nation is in the player's own discipline (the record's honours, by era)
+            strength = nstrength if kind == "para" else \
+                facts.discipline_strength(nation, p.events[0], year + PEAK_YEARS, nstrength)
+            # talent beyond the nation's: a normal spread with its far tail cut (PEAK_TAIL), so that no
+            # one stands so far above a strong field that they win all there is for a decade
+            p.peak = 1000.0 + 260.0 * strength + 55.0 * min(PEAK_TAIL, rng.gauss(0, 1))
             p.start_age = rng.choice((16, 17, 17, 18, 19))
             # peaks from 24 to 29; careers end from 26 to 38, most around 30 (late peakers last longer)
             p.peak_age = rng.uniform(24.0, 29.0)
@@ -105,13 +193,46 @@ class People:
                 p.start_age, p.end_age = 18, rng.choice((35, 40, 45))
             first = year + (p.start_age if kind == "para" else JUNIOR_FROM_AGE)
             p.name = self.names.player(rng, nation, gender, year, first, year + p.end_age)
-            # speciality: singles, doubles or both (doubles players also play mixed)
-            p.kind = kind if kind == "para" else rng.choices(("S", "D", "B"), (0.45, 0.4, 0.15))[0]
-            p.used = False
             out.append(p)
-            self.all.append(p)
+        if kind == "senior":
+            out.extend(self._star(star, gender, year) for star in STARS_BORN.get((gender, year), ()))
         self.cohorts[key] = out
         return out
+
+    def _person(self, pid: str, gender: str, nation: str, year: int, rng) -> Player:
+        """A new player of `nation` born in `year`: who they are, not yet how they play."""
+        p = Player()
+        p.idx = len(self.all)  # numbered in the order made
+        self.all.append(p)
+        p.id = pid
+        p.gender = gender
+        p.country = nation
+        p.born_year = year
+        p.born = None if year < 1925 and rng.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rng.randrange(365))
+        p.hand = None if year < 1935 and rng.random() < 0.4 else ("left" if rng.random() < 0.15 else "right")
+        p.height = None if year < 1950 or rng.random() < 0.1 else round(rng.gauss(181 if gender == "M" else 168, 6))
+        p.coach = None
+        if year >= 1950 and rng.random() < 0.4:
+            p.coach = ", ".join(self.names.other(rng, nation, "M", year - 30) for _ in range(rng.choice((1, 1, 2))))
+        p.used = False
+        return p
+
+    def _star(self, star: "StarCareer", gender: str, year: int) -> Player:
+        """The invented counterpart of a great player of the record (StarCareer): their nation and
+        disciplines, at their best in the years of their honours, the best of their nation and a
+        little more the more they won."""
+        rng = sub_rng(self.seed, "star", star.star)
+        p = self._person(make_id("pl_", self.seed, "star", star.star), gender, star.nation, year, rng)
+        p.sport_class, p.kind, p.events = None, "senior", star.events
+        best = (star.first_year + star.last_year) / 2
+        # world class whatever their nation's depth: measured against the strongest nation's level,
+        # and ranked among the stars by their honours
+        p.peak = 1000.0 + 260.0 * STAR_NATION + 55.0 * STAR_SPREADS + STAR_EDGE * math.sqrt(star.honours / STAR_HONOURS_TOP)
+        p.start_age = 17
+        p.peak_age = min(29.0, max(24.0, best - year))
+        p.end_age = min(36, max(28, star.last_year - year + 1))
+        p.name = self.names.player(rng, star.nation, gender, year, year + JUNIOR_FROM_AGE, year + p.end_age)
+        return p
 
     def free_for(self, edition: str, start: dt.date | None, end: dt.date | None) -> Callable[[Player], bool]:
         """Whether a player may enter this edition: no other edition of theirs overlaps its days
@@ -141,6 +262,22 @@ class People:
                 held[day] = edition
                 day += ONE_DAY
 
+    def editions_in(self, p: Player, year: int) -> int:
+        """Senior editions `p` entered in `year` that count against a season's room
+        (draws.SEASON_EDITIONS); an edition is one whatever number of its events they play."""
+        return len(self._editions.get((p.idx, year), ()))
+
+    def draws_in(self, p: Player, year: int) -> int:
+        return self._draws.get((p.idx, year), 0)
+
+    def entered(self, p: Player, year: int) -> set[str]:
+        return self._editions.get((p.idx, year), set())
+
+    def count_draw(self, players, year: int, edition: str) -> None:
+        for p in players:
+            self._editions.setdefault((p.idx, year), set()).add(edition)
+            self._draws[(p.idx, year)] = self._draws.get((p.idx, year), 0) + 1
+
     def warm(self, last_year: int) -> None:
         """Creates every cohort that plays up to `last_year` (cohort() makes them oldest first,
         so players are numbered and named the same whichever is asked for first)."""
@@ -160,22 +297,24 @@ class People:
             ck = "para" if kind == "para" else "senior"
             for born in range(year - 46, year - 15):
                 for p in self.cohort(ck, gender, born):
-                    if p.start_age <= year - born <= p.end_age:
+                    # a nation's players appear from the year it joined international play (China's in
+                    # 1981 at whatever age: they had played at home before)
+                    if p.start_age <= year - born <= p.end_age and facts.NATION_FROM.get(p.country, 0) <= year:
                         out.append(p)
         out.sort(key=lambda p: (-p.strength(year), p.idx))
         self._active[key] = out
         return out
 
     def pairs(self, disc: str, year: int) -> list[tuple[Player, Player]]:
-        """The doubles partnerships of `year`: last year's persist (~75 %), the rest re-form."""
+        """The doubles partnerships of `year`: last year's persist (PAIR_KEPT), the rest re-form."""
         key = (disc, year)
         got = self._pairs.get(key)
         if got is not None:
             return got
         rng = sub_rng(self.seed, "pairs", disc, year)
         g1, g2 = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[disc]
-        pool1 = [p for p in self.active("senior", g1, year) if p.kind in "DB"]
-        pool2 = pool1 if g1 == g2 else [p for p in self.active("senior", g2, year) if p.kind in "DB"]
+        pool1 = [p for p in self.active("senior", g1, year) if disc in p.events]
+        pool2 = pool1 if g1 == g2 else [p for p in self.active("senior", g2, year) if disc in p.events]
         ok1 = {p.idx for p in pool1}
         ok2 = {p.idx for p in pool2}
         taken: set[int] = set()
@@ -183,7 +322,8 @@ class People:
         # last year's partnerships first (computed on demand, back to the first season)
         prev = self.pairs(disc, year - 1) if year > FIRST_SEASON else []
         for a, b in prev:
-            if a.idx in ok1 and b.idx in ok2 and a.idx not in taken and b.idx not in taken and rng.random() < 0.75:
+            if a.idx in ok1 and b.idx in ok2 and a.idx not in taken and b.idx not in taken \
+                    and rng.random() < PAIR_KEPT:
                 pairs.append((a, b))
                 taken.update((a.idx, b.idx))
         # new partnerships inside each nation, strongest with strongest
@@ -195,28 +335,14 @@ class People:
         for p in pool2:
             if p.idx not in taken:
                 by_nation2.setdefault(p.country, []).append(p)
-        left1: list[Player] = []
-        left2: list[Player] = []
         for nation in sorted(by_nation1):
             a_list = by_nation1[nation]
             if g1 == g2:
-                for i in range(0, len(a_list) - 1, 2):
-                    pairs.append((a_list[i], a_list[i + 1]))
-                left1.extend(a_list[len(a_list) - len(a_list) % 2:])
+                pairs.extend((a_list[i], a_list[i + 1]) for i in range(0, len(a_list) - 1, 2))
             else:
-                b_list = by_nation2.get(nation, [])
-                pairs.extend(zip(a_list, b_list))
-                left1.extend(a_list[len(b_list):])
-                left2.extend(b_list[len(a_list):])
-        for nation in sorted(set(by_nation2) - set(by_nation1)):
-            left2.extend(by_nation2[nation])
-        # players without a partner at home pair across nations (as many did in small nations)
-        left1.sort(key=lambda p: p.idx)
-        left2.sort(key=lambda p: p.idx)
-        if g1 == g2:
-            pairs.extend((left1[i], left1[i + 1]) for i in range(0, len(left1) - 1, 2))
-        else:
-            pairs.extend(zip(left1, left2))
+                pairs.extend(zip(a_list, by_nation2.get(nation, [])))
+        # players without a partner at home sit the discipline out this year: pairs are of one nation,
+        # as in every doubles title of the real World Tour (the record's rare exceptions are lower down)
         pairs.sort(key=lambda ab: (-(ab[0].strength(year) + ab[1].strength(year)), ab[0].idx))
         self._pairs[key] = pairs
         return pairs

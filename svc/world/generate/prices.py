@@ -34,9 +34,14 @@ SHORTEST = 1.01  # no bookmaker pays less than one cent on the unit
 
 def prices(chance: float, margin: float, bounds: tuple[float, float] = PRE_MATCH) -> tuple[float, float]:
     """Decimal prices of side 1 and side 2 for side 1's `chance` (held within `bounds`), with
-    1/price1 + 1/price2 = 1 + margin before rounding to cents."""
+    1/price1 + 1/price2 = 1 + margin before the cents: each price is cut down to the cent, as a
+    bookmaker rounds (rounding up could leave less than the margin it takes)."""
     c = min(bounds[1], max(bounds[0], chance))
-    return (max(SHORTEST, round(1 / (c * (1 + margin)), 2)), max(SHORTEST, round(1 / ((1 - c) * (1 + margin)), 2)))
+    return (max(SHORTEST, _cents_down(1 / (c * (1 + margin)))), max(SHORTEST, _cents_down(1 / ((1 - c) * (1 + margin)))))
+
+
+def _cents_down(price: float) -> float:
+    return math.floor(price * 100 + 1e-9) / 100
 
 
 def odds_rows(rng: random.Random, m: Match) -> list[tuple]:

@@ -37,10 +37,10 @@ TINY_YEARS = {
 }
 
 SCALES = {
-    "tiny": Scale("tiny", tuple(TINY_YEARS), TINY_YEARS, draw_cap=16, draw_div=4, cohort=20, para_cohort=3,
+    "tiny": Scale("tiny", tuple(TINY_YEARS), TINY_YEARS, draw_cap=16, draw_div=4, cohort=40, para_cohort=3,
                   current_week=3, ranking_top=10, odds_tiers_only=False, rally_share=1.0, extra_series=0,
                   corrections=2),
-    "demo": Scale("demo", None, None, draw_cap=64, draw_div=2, cohort=36, para_cohort=8, current_week=0,
+    "demo": Scale("demo", None, None, draw_cap=64, draw_div=2, cohort=64, para_cohort=8, current_week=0,
                   ranking_top=25, odds_tiers_only=True, rally_share=0.25, extra_series=0, corrections=5),
     "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=1000, para_cohort=40, current_week=0,
                   ranking_top=25, odds_tiers_only=True, rally_share=1.0, extra_series=320, corrections=40),

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from svc.world import facts
+from svc.world import facts, record
 from svc.world.generate.calendar import Edition
 from svc.world.generate.context import Context
-from svc.world.generate.draws import ROUND_NAMES, Event, Match, side_strength
+from svc.world.generate.draws import ROUND_NAMES, Event, Match, champion_of, edition_days, side_strength
 from svc.world.generate.ids import make_id, sub_rng
 from svc.world.generate.people import Player
 
@@ -41,10 +41,11 @@ class TeamEvent:
         people = self.ctx.people
         free = people.free_for(self.ed.id, self.ed.start, self.ed.end)
 
-        def squad(g: str, prefer: str) -> list[Player]:
+        def squad(g: str, disc: str) -> list[Player]:
+            # those who play the discipline first, the strongest first; others only to make up a team
             pool = [p for p in people.active("senior", g, year)
                     if p.country == nation and free(p)]
-            pool.sort(key=lambda p: (p.kind == prefer, -p.strength(year), p.idx))
+            pool.sort(key=lambda p: (disc not in p.events, -p.strength(year), p.idx))
             return pool
 
         singles: dict[str, list[tuple[Player, ...]]] = {}
@@ -52,21 +53,21 @@ class TeamEvent:
         for disc in sorted(set(rubbers)):
             n = rubbers.count(disc)
             if disc in ("MS", "WS"):
-                pool = squad("M" if disc == "MS" else "W", "D")
+                pool = squad("M" if disc == "MS" else "W", disc)
                 k = min(3, n, len(pool))  # a small nation's best play more than one singles
                 if k == 0:
                     return None
                 singles[disc] = [(p,) for p in pool[:k]]
             else:
                 g1, g2 = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[disc]
-                a_pool = squad(g1, "S")
+                a_pool = squad(g1, disc)
                 k = min(2, n, len(a_pool) // 2 if g1 == g2 else len(a_pool))
                 if g1 == g2:
                     if k == 0:
                         return None
                     doubles[disc] = [(a_pool[2 * i], a_pool[2 * i + 1]) for i in range(k)]
                 else:
-                    b_pool = squad(g2, "S")
+                    b_pool = squad(g2, disc)
                     k = min(k, len(b_pool))
                     if k == 0:
                         return None
@@ -82,9 +83,12 @@ class TeamEvent:
         return out
 
     def play(self) -> list[Match]:
+        """The whole event: the teams, then groups and knockout, played out until the record's
+        champion nation wins it where the record names one (draws.champion_of)."""
         ed = self.ed
         rubbers = self.rubbers()
         year = ed.play_year
+        champion = record.champion_nation(ed.series.slug, ed.year, record.TEAM)
         nations = [n for n, _s in facts.nation_strengths(year)]
         teams = []
         for n in nations:
@@ -93,12 +97,31 @@ class TeamEvent:
                 teams.append((sum(side_strength(s, year) for s in lu) / len(lu), n, lu))
         teams.sort(key=lambda t: (-t[0], t[1]))
         n_groups = 4 if year >= 2004 and len(teams) >= 16 else 2
-        teams = teams[: n_groups * 4]
-        if len(teams) < n_groups * 4:  # too few nations can field a team: fewer groups
-            n_groups = 2 if len(teams) >= 8 else 1 if len(teams) >= 4 else 0
-            teams = teams[: n_groups * 4]
+        field = teams[: n_groups * 4]
+        if len(field) < n_groups * 4:  # too few nations can field a team: fewer groups
+            n_groups = 2 if len(field) >= 8 else 1 if len(field) >= 4 else 0
+            field = field[: n_groups * 4]
         if n_groups < 1:
             return []
+        if champion is not None and champion not in {n for _s, n, _lu in field}:
+            # the record's champion was there: it takes the last place
+            field[-1:] = [t for t in teams if t[1] == champion][:1] or field[-1:]
+            field.sort(key=lambda t: (-t[0], t[1]))
+        self.champion = champion if champion in {n for _s, n, _lu in field} else None
+        self.form = 0.0
+        self.attempt = 0
+        probe = Event(self.ctx, ed, "team", None)
+        probe.champion = self.champion
+        return champion_of(self.ctx, probe, lambda: self.contest(probe, field, n_groups, rubbers),
+                           lambda _matches: self.winner)
+
+    def contest(self, probe: Event, teams, n_groups: int, rubbers: list[str]) -> list[Match]:
+        """Groups then knockout between `teams` (strongest first), one try (probe.rng and
+        probe.champion_form set by champion_of)."""
+        self.attempt += 1
+        self.form = probe.champion_form
+        self.ties_out = []
+        self.winner: str | None = None
         lineups = {n: lu for _s, n, lu in teams}
         groups: dict[str, list[str]] = {chr(65 + g): [] for g in range(n_groups)}
         for i, (_s, n, _lu) in enumerate(teams):  # snake seeding into groups
@@ -139,6 +162,8 @@ class TeamEvent:
                                stop_when_decided=True)
                 winners.append(t1 if res[0] > res[1] else t2)
             ko = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
+            if len(winners) == 1:
+                self.winner = winners[0]
         return matches
 
     def tie(self, stage: str, code: str | None, t1: str, t2: str, lineups, rubbers, day_index: int,
@@ -152,13 +177,15 @@ class TeamEvent:
             if stop_when_decided and max(s) >= need:
                 break
             ev = Event(self.ctx, ed, disc, None)
-            ev.rng = sub_rng(self.ctx.seed, tie_id, order)
+            # the first try plays each rubber from its own stream; a try again, from another
+            ev.rng = sub_rng(self.ctx.seed, tie_id, order, *(("again", self.attempt) if self.attempt > 1 else ()))
+            ev.champion, ev.champion_form = self.champion, self.form
             m = ev.new_match(code, stage, index_in_stage * len(rubbers) + order,
                              lineups[t1][order - 1], lineups[t2][order - 1], tie_id=tie_id, tie_order=order)
-            ev.play(m, min(day_index, ed.series.days - 1))
+            ev.play(m, min(day_index, edition_days(ed) - 1))
             s[m.winner - 1] += 1
             matches.append(m)
-        day = ed.start + dt.timedelta(days=min(day_index, ed.series.days - 1)) if ed.start else None
+        day = ed.start + dt.timedelta(days=min(day_index, edition_days(ed) - 1)) if ed.start else None
         self.ties_out.append((tie_id, ed.id, stage, code, self.number, t1, t2, s[0], s[1], 1 if s[0] > s[1] else 2,
                               day, ed.venue_name))
         return s[0], s[1]

@@ -11,7 +11,7 @@ from typing import Callable
 from svc.world import engine
 from svc.world.generate.calendar import DISCIPLINES, Edition, utc_offset
 from svc.world.generate.context import Context
-from svc.world.generate.draws import ROUND_NAMES, Event, Match, round_days, rounds_of
+from svc.world.generate.draws import ROUND_NAMES, Event, Match, edition_days, round_days, rounds_of
 from svc.world.generate.ids import sub_rng
 
 TIMES_FROM = 2000          # start/end times of day are recorded from 2000
@@ -89,7 +89,7 @@ def timetable(ctx: Context, ed: Edition, events: list[tuple[str, str | None, int
     for disc, sport_class, size in events:
         ev = Event(ctx, ed, disc, sport_class)
         rounds = rounds_of(size)
-        day_of = round_days(rounds, ed.series.days)
+        day_of = round_days(rounds, edition_days(ed))
         prev: list[Match] = []
         for r, code in enumerate(rounds):
             this = []
