@@ -40,8 +40,9 @@ OLYMPIC_GOLD = 4.0
 TEAM_TITLE = {"thomas-cup": (("MS", "MD"), 3.0), "uber-cup": (("WS", "WD"), 3.0),
               "sudirman-cup": (DISCIPLINES, 1.5)}
 TOUR_FROM_ERA = 2017  # the era the real World Tour of 2018-2020 speaks for
-TOUR_WEIGHT = 0.75    # ... and how much: the record of those years is a few medals, the Tour some 80 finals
+TOUR_WEIGHT = 1.0     # ... and how much: the record of those years is a few medals, the Tour some 80 finals
 TOP = 0.8   # the strongest nation of a discipline and era: the level the era table gives the strongest
+SHARE_POWER = 0.35  # flatter than a square root: a nation of a third of the strongest's honours is 0.68 of the way up
 FLOOR = 0.3   # the strength a nation with the least honour of an era in a discipline would have
 
 
@@ -114,7 +115,7 @@ def strengths(record: Path, tour: Path) -> list[tuple[str, str, tuple[int, int],
                 continue
             best = max(share.values())
             for nation in sorted(share, key=lambda n: (-share[n], n)):
-                out.append((nation, d, era, round(FLOOR + (TOP - FLOOR) * math.sqrt(share[nation] / best), 2)))
+                out.append((nation, d, era, round(FLOOR + (TOP - FLOOR) * (share[nation] / best) ** SHARE_POWER, 2)))
     return out
 
 

@@ -1,4 +1,5 @@
-"""The public record of the great events (../shared/data/record/, its README), as the champion
+"""The public record of the great events (as the package ships it, svc/world/sources/data/record/,
+copied from ../shared/data/record/ with its README), as the champion
 nation of each edition: every Thomas, Uber and Sudirman Cup, every Olympic gold and every World
 Championships gold. Read with the csv module alone; the World Championships file writes countries
 by name ("South Korea", "England", "Chinese Taipei"), turned into the IOC codes the worlds use by
@@ -14,7 +15,7 @@ import attrs
 from svc.world.sources.countries import code_of
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDER = ROOT.parent / "shared" / "data" / "record"
+FOLDER = ROOT / "svc" / "world" / "sources" / "data" / "record"
 
 # The record's event names, and the series slug each world gives that event.
 TEAM_EVENTS = ("thomas-cup", "uber-cup", "sudirman-cup")

@@ -57,7 +57,7 @@ SET_CHANCE = 0.7   # how often the side entitled to set chooses to (it was the u
 #   6-10 were too rare and games won by 2 too common in singles and mixed at the right
 #   three-game share; in men's and women's doubles they were not.
 RALLY_SCALE = 250.0
-FORM_SD = {"MS": 35.0, "WS": 70.0, "MD": 48.0, "WD": 85.0, "XD": 65.0}
+FORM_SD = {"MS": 42.0, "WS": 68.0, "MD": 40.0, "WD": 78.0, "XD": 58.0}
 SERVE_EDGE = {"MS": 0.015, "WS": 0.019, "MD": 0.071, "WD": 0.049, "XD": 0.059}
 LET_GO = {"MS": (3, 8, 0.015), "WS": (3, 8, 0.015), "WD": (3, 10, 0.01), "XD": (4, 99, 0.01)}
 

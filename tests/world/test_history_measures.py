@@ -6,13 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-
 from ops.realism import record
 from ops.realism.venues import returns
-
-pytestmark = pytest.mark.skipif(not record.FOLDER.is_dir(), reason=f"no public record at {record.FOLDER}")
-
 
 def test_the_record_gives_every_great_events_champion_nation():
     champions = record.champions()

@@ -19,7 +19,7 @@ JUNIOR_FROM_AGE = 14       # juniors play from 14 (People.active)
 AGE_CURVE = 2.5            # strength lost per squared year from the peak (Player.strength)
 PEAK_YEARS = 26            # a player is as strong as their nation was in their discipline at about this age
 PAIR_KEPT = 0.7            # the chance a doubles partnership goes on into the next year
-PEAK_TAIL = 1.5            # talent beyond 1.5 spreads above the nation's mean is cut there: the
+PEAK_TAIL = 1.0            # talent beyond 1.5 spreads above the nation's mean is cut there: the
                            # world's very best are its stars (STARS_BORN), two spreads up and more
 FIRST_BORN = FIRST_SEASON - 46  # the oldest cohort any season reaches (active: ages up to 46)
 # the cohorts of one birth year, in the order they are made
@@ -100,9 +100,9 @@ def _star_careers() -> dict[tuple[str, int], tuple[StarCareer, ...]]:
 STARS_BORN = _star_careers()
 STAR_HONOURS_TOP = max(c.honours for careers in STARS_BORN.values() for c in careers)
 STAR_NATION = 0.8   # a star is as good as a player of the strongest nation of a discipline (its
-STAR_SPREADS = 0.5  # level 0.95) this many spreads above its mean (a star of one title: as good
+STAR_SPREADS = 1.0  # level 0.95) this many spreads above its mean (a star of one title: as good
                     # as the best of the strongest nation's others) ...
-STAR_EDGE = 80.0    # ... and up to this much more, the more honours they won (sqrt of the share
+STAR_EDGE = 60.0    # ... and up to this much more, the more honours they won (sqrt of the share
                     # of the most honoured's: a star of a quarter of the honours, half of it)
 
 
@@ -168,7 +168,7 @@ class People:
             size = 0
         # nations strong when the cohort peaks and playing by then (People.active keeps a player out
         # until their nation joined international play)
-        nations = facts.nation_strengths(year + 22)
+        nations = facts.nation_strengths(year + PEAK_YEARS)
         # a strong nation has many more players than a weak one: the depth that fills the circuit's
         # draws with its players (real World Tour 2018-2020: twelve nations, 86 % of appearances)
         weights = [0.1 + 3.0 * s * s for _c, s in nations]
