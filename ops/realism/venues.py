@@ -26,8 +26,8 @@ SELECT t.series, t.year, v.name AS venue, c.name AS city
 FROM tournaments t JOIN opens USING (series) JOIN venues v ON v.id = t.venue_id JOIN cities c ON c.id = v.city_id
 WHERE NOT t.cancelled ORDER BY t.series, t.year"""
 
-# The year columns venues.csv may give a hall (first and last year under that name); none today.
-FIRST_YEAR_COLUMNS, LAST_YEAR_COLUMNS = ("from", "opened", "first_year"), ("until", "closed", "last_year")
+# The year columns venues.csv gives a hall's name (first and last year whose editions carry it).
+FIRST_YEAR_COLUMNS, LAST_YEAR_COLUMNS = ("from_year", "from", "opened", "first_year"), ("to_year", "until", "closed", "last_year")
 
 
 def returns(years_and_venues: list[tuple[int, str]]) -> int:
@@ -42,9 +42,10 @@ def returns(years_and_venues: list[tuple[int, str]]) -> int:
     return count
 
 
-def venue_years(path: Path = VENUE_FACTS) -> dict[tuple[str, str], tuple[int | None, int | None]] | None:
-    """(city, venue) -> (first year, last year) from the world's venue facts; None when the file
-    gives venues no years."""
+def venue_years(path: Path = VENUE_FACTS) -> dict[tuple[str, str], list[tuple[int | None, int | None]]] | None:
+    """(city, venue) -> the (first year, last year) periods of that name (a hall may carry one name
+    twice: K.B. Hallen before its fire and after its rebuilding); None when the file gives venues
+    no years."""
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     columns = set(rows[0]) if rows else set()
@@ -56,15 +57,20 @@ def venue_years(path: Path = VENUE_FACTS) -> dict[tuple[str, str], tuple[int | N
     def year(r, column):
         return int(r[column]) if column and (r.get(column) or "").strip() else None
 
-    return {(r["city"], r["name"]): (year(r, first), year(r, last)) for r in rows}
+    out: dict[tuple[str, str], list[tuple[int | None, int | None]]] = {}
+    for r in rows:
+        out.setdefault((r["city"], r["name"]), []).append((year(r, first), year(r, last)))
+    return out
 
 
-def outside_years(rows: list, years: dict[tuple[str, str], tuple[int | None, int | None]]) -> list[str]:
+def outside_years(rows: list, years: dict[tuple[str, str], list[tuple[int | None, int | None]]]) -> list[str]:
     out = []
     for r in rows:
-        first, last = years.get((r["city"], r["venue"]), (None, None))
-        if (first is not None and r["year"] < first) or (last is not None and r["year"] > last):
-            out.append(f"{r['series']} {r['year']} in {r['venue']} ({first or ''}-{last or ''})")
+        periods = years.get((r["city"], r["venue"]), [(None, None)])
+        if not any((first is None or r["year"] >= first) and (last is None or r["year"] <= last)
+                   for first, last in periods):
+            shown_periods = ", ".join(f"{first or ''}-{last or ''}" for first, last in periods)
+            out.append(f"{r['series']} {r['year']} in {r['venue']} ({shown_periods})")
     return out
 
 
