@@ -43,7 +43,7 @@ class Slots:
 
     async def claim(self, key_id: int, holder: str) -> int | None:
         """A slot for this stream, or None when MAX_STREAMS unexpired leases are held.
-        One statement per slot tried, each atomic (sql/queries/live/slots.sql, live-slot-take).
+        One statement per slot tried, each atomic (svc/sql/queries/live/slots.sql, live-slot-take).
 
         The times are moved on by however long the claim waited for a pooled connection:
         when thousands of clients connect at once that wait can pass LEASE_S, and a lease

@@ -6,7 +6,7 @@ A refused call is never counted (README, "Limits"), so the take-back waits for t
 each worker keeps those it owes in memory, oldest first, and tries again every RETRY_S until
 the database answers. The bounds, as the README states them: a take-back owed longer than
 OWED_FOR_S, or beyond MAX_OWED in one worker, is given up and logged; one owed by a worker that
-stops or dies is lost with it. A take-back is exact whenever it lands (sql/queries/access/
+stops or dies is lost with it. A take-back is exact whenever it lands (svc/sql/queries/access/
 limits.sql `refund`): it lowers the windows the call was counted in, so a minute that has passed
 meanwhile is left alone and the day's and the month's count come back.
 """

@@ -1,7 +1,7 @@
 """Archive plan, analyses over the whole archive: /v1/analysis/seeds, /v1/analysis/deciders,
 /v1/analysis/records.
 
-Each reads small tables pre-counted per year and discipline at import (sql/derived/63-65),
+Each reads small tables pre-counted per year and discipline at import (svc/sql/derived/63-65),
 so a request sums a few hundred rows whatever the range asked.
 """
 

@@ -5,7 +5,7 @@ price (as the results feed shows it, to the cent): favourite (the shorter price)
 (the longer), seeded and unseeded (only where exactly one side is seeded), steam (the side
 whose price shortened more from opening to closing: the side the market moved to) and drift
 (the other). Ties back nothing. Walkovers are not settled bets. The side each strategy backs is
-decided at import (sql/derived/66_backtest_matches.sql); a request sums in one statement."""
+decided at import (svc/sql/derived/66_backtest_matches.sql); a request sums in one statement."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Places of the Archive plan: /v1/countries/{code}, /v1/venues, /v1/venues/{id}, /v1/locations.
 
-Every figure is read from tables built at import (sql/derived/50_place_stats.sql), so each
+Every figure is read from tables built at import (svc/sql/derived/50_place_stats.sql), so each
 answer is one indexed lookup. An edition counts as staged once it has started (editions still
 to come are on /v1/calendar only)."""
 

@@ -1,7 +1,7 @@
 """A player's history, one endpoint per sub-resource of /v1/players/{id}: matches, partners,
 opponents, titles, form, schedule and stats. Partners, opponents and titles read the tables
-built at import from one row per player per match (sql/derived/70_player_match.sql); stats
-sums the per-player, per-discipline, per-year table (sql/derived/71_player_stats.sql)."""
+built at import from one row per player per match (svc/sql/derived/70_player_match.sql); stats
+sums the per-player, per-discipline, per-year table (svc/sql/derived/71_player_stats.sql)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ endpoint shares (the path parameter, the 404 for an unknown player, player refer
 turned to the asked player's side).
 
 Figures come from tables rebuilt at import (player_totals, player_discipline_totals,
-player_career_highs, player_number_ones, player_rankings: sql/derived/10, 60-62), so a
+player_career_highs, player_number_ones, player_rankings: svc/sql/derived/10, 60-62), so a
 profile is a handful of indexed lookups in one statement."""
 
 from __future__ import annotations

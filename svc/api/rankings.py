@@ -1,7 +1,7 @@
 """Archive plan, the world ranking: /v1/rankings and /v1/rankings/number-ones.
 
 The published lists are the `rankings` table; number-one reigns are rebuilt at import
-(sql/derived/62_number_ones.sql). A list is in force from its publication day until the
+(svc/sql/derived/62_number_ones.sql). A list is in force from its publication day until the
 next list of its discipline is published.
 """
 

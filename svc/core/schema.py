@@ -1,4 +1,4 @@
-"""Applies sql/schema/*.sql in order, each file once, under an advisory lock so that
+"""Applies svc/sql/schema/*.sql in order, each file once, under an advisory lock so that
 several workers starting together do not race.
 
 A file renamed after it was applied keeps its place: RENAMED maps the old name to the new
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from svc.core.sqlfiles import SQL_DIR
+from svc.core.sqlfiles import SQL_DIR, sql_files
 
 SCHEMA_DIR = SQL_DIR / "schema"
 _LOCK_ID = 0x5EC_5C4E  # any constant shared by every process of this service
@@ -32,10 +32,10 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
         for old, new in RENAMED.items():
             await conn.execute("UPDATE schema_migrations SET name = $2 WHERE name = $1", old, new)
         done = {r["name"] for r in await conn.fetch("SELECT name FROM schema_migrations")}
-        for path in sorted(SCHEMA_DIR.glob("*.sql")):
-            if path.name in done:
+        for folders, path in sql_files(SCHEMA_DIR):
+            if folders or path.name in done:  # the files of schema/ itself, by name
                 continue
-            await conn.execute(path.read_text())
+            await conn.execute(path.read_text(encoding="utf-8"))
             await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", path.name)
             applied_now.append(path.name)
     return applied_now

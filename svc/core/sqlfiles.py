@@ -1,22 +1,30 @@
-"""Named SQL statements kept in files under sql/queries/.
+"""Named SQL statements kept in files under svc/sql/queries/.
 
-One folder per resource (sql/queries/players/, .../live/ ...); a file holds one or more
+One folder per resource (svc/sql/queries/players/, .../live/ ...); a file holds one or more
 statements, each introduced by `-- name: some-name` and a one-line comment saying what it
 returns. The folder is the namespace: `Q.player_history.form` is `-- name: form` in a
-file of sql/queries/player_history/. Parameters are written `:name` and become asyncpg's `$1, $2 ...` at
+file of svc/sql/queries/player_history/. Parameters are written `:name` and become asyncpg's `$1, $2 ...` at
 load time, so callers pass keyword arguments. All files load at start-up; a name used twice
 in one folder is an error.
+
+The SQL is data of the `svc` package (svc/sql/: queries/, schema/, derived/), found through
+importlib.resources, so an installed wheel or the zipapp reads the same files as a checkout.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Iterator
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any, Mapping
 
 import attrs
 
-SQL_DIR = Path(__file__).resolve().parents[2] / "sql"
+# Inside the package, not beside it: a wheel carries only what lies in its packages. Installed
+# from the wheel or unpacked by the zipapp this is a folder on disk, which svc.world.derived and
+# the tests glob; this module itself reads it through the Traversable interface only.
+SQL_DIR: Traversable = files("svc") / "sql"
 _NAME = re.compile(r"^--\s*name:\s*([a-z0-9][a-z0-9-]*)\s*$", re.M)
 # `:name` but not `::type` casts and not inside a `$1`-style placeholder.
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
@@ -60,9 +68,9 @@ def _compile(name: str, body: str, source: str) -> Statement:
 
 
 class Queries:
-    """One folder of sql/queries as a namespace: statements by name with dashes as
+    """One folder of svc/sql/queries as a namespace: statements by name with dashes as
     underscores, sub-folders as nested namespaces (Q.player_history.form is the statement `form`
-    in sql/queries/player_history/), as aiosql does. A name is unique within its folder."""
+    in svc/sql/queries/player_history/), as aiosql does. A name is unique within its folder."""
 
     def __init__(self, path: str) -> None:
         self._path = path  # "players", "" for the top
@@ -77,7 +85,7 @@ class Queries:
             return self._statements[name]
         if attr in self._folders:
             return self._folders[attr]
-        where = f"sql/queries/{self._path}" if self._path else "sql/queries"
+        where = f"svc/sql/queries/{self._path}" if self._path else "svc/sql/queries"
         raise AttributeError(f"no SQL statement or folder named {name!r} in {where}")
 
     def _folder(self, name: str) -> "Queries":
@@ -86,23 +94,34 @@ class Queries:
         return self._folders[name]
 
 
-def load(directory: Path = SQL_DIR / "queries") -> Queries:
+def sql_files(directory: Traversable) -> Iterator[tuple[tuple[str, ...], Traversable]]:
+    """(the folders below `directory`, the file) for every .sql file under it, by name at each
+    level, through the Traversable interface (a Path, or a folder inside an archive)."""
+    for entry in sorted(directory.iterdir(), key=lambda e: e.name):
+        if entry.is_dir():
+            for folders, found in sql_files(entry):
+                yield (entry.name, *folders), found
+        elif entry.name.endswith(".sql"):
+            yield (), entry
+
+
+def load(directory: Traversable = SQL_DIR / "queries") -> Queries:
     """Every statement under `directory`; a name used twice in one folder is an error."""
     top = Queries("")
-    for path in sorted(directory.rglob("*.sql")):
-        rel = path.relative_to(directory)
+    for folders, path in sql_files(directory):
+        rel = "/".join((*folders, path.name))
         space = top
-        for part in rel.parent.parts:
+        for part in folders:
             space = space._folder(part)
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
         marks = list(_NAME.finditer(text))
         for i, mark in enumerate(marks):
             end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
             name = mark.group(1)
             if name in space._statements:
                 raise ValueError(f"duplicate SQL name {name!r} in {rel} and {space._statements[name].source}")
-            full = ".".join((*rel.parent.parts, name))
-            space._statements[name] = _compile(full, text[mark.end():end], str(rel))
+            full = ".".join((*folders, name))
+            space._statements[name] = _compile(full, text[mark.end():end], rel)
     return top
 
 

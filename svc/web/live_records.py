@@ -28,7 +28,7 @@ class LiveMatch(Event):
 
 
 def live_from_row(row: Any) -> LiveMatch:
-    """Shape one row of live-in-play / live-match (sql/queries/live/live.sql)."""
+    """Shape one row of live-in-play / live-match (svc/sql/queries/live/live.sql)."""
     event = event_from_row(row, with_odds=True)  # the Live plan sees prices
     playing = row["status"] == "live"
     g1, g2 = list(row["g1"]), list(row["g2"])

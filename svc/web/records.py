@@ -122,7 +122,7 @@ def _odds(row: Any) -> OddsSummary | None:
 
 
 def event_from_row(row: Any, *, with_odds: bool) -> Event:
-    """Shape one row of the event-* statements (sql/queries/events/) as an Event."""
+    """Shape one row of the event-* statements (svc/sql/queries/events/) as an Event."""
     start_at, end_at = row["start_at"], row["end_at"]
     start = _iso(start_at) if start_at else (row["day"].isoformat() if row["day"] else None)
     duration = None
@@ -150,7 +150,7 @@ def event_from_row(row: Any, *, with_odds: bool) -> Event:
 
 
 def draw_match_from_row(row: Any, *, with_odds: bool) -> DrawMatch:
-    """Shape one row of event_rows (sql/schema/004_event_rows.sql) as a DrawMatch."""
+    """Shape one row of event_rows (svc/sql/schema/004_event_rows.sql) as a DrawMatch."""
     return DrawMatch(
         id=row["match_id"],
         tournament=TournamentRef(id=row["tournament_id"], name=row["tournament_name"], year=row["year"]),

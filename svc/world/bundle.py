@@ -18,7 +18,7 @@ FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 
 # Every world table with its columns in table order, listed in an order that respects the
-# foreign keys (a table only refers to tables before it). Must match sql/schema/002_world.sql.
+# foreign keys (a table only refers to tables before it). Must match svc/sql/schema/002_world.sql.
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("countries", ("code", "name")),
     ("cities", ("id", "name", "country", "elevation_m")),

@@ -1,4 +1,4 @@
-"""Derived tables (sql/derived/*.sql): aggregates computed once per import so that
+"""Derived tables (svc/sql/derived/*.sql): aggregates computed once per import so that
 answers are indexed lookups. Each file rebuilds its tables from scratch; they run in
 file order inside the caller's transaction, with the import that feeds them.
 

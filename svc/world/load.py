@@ -1,7 +1,7 @@
 """The importer: replaces every world table with a bundle's contents, in one transaction.
 
 Works for any bundle in the documented format (docs/bundle.md), generated or converted
-from a real feed. Only the tables of sql/schema/002_world.sql are touched; platform tables
+from a real feed. Only the tables of svc/sql/schema/002_world.sql are touched; platform tables
 (accounts, api_keys, key_usage) are never truncated.
 """
 

@@ -1,5 +1,5 @@
 """Every endpoint can be found by name: its handler in svc/api/<resource>.py (or the live hub's
-own svc_live/endpoints.py), its statements in sql/queries/<resource>/, its tests in
+own svc_live/endpoints.py), its statements in svc/sql/queries/<resource>/, its tests in
 tests/api/test_<resource>.py (docs/architecture.md, "Finding things")."""
 
 from __future__ import annotations
@@ -24,6 +24,6 @@ def test_every_endpoint_is_found_by_its_resource_name():
         assert package == "svc.api", (ep.path, module)
         tests = ROOT / "tests" / "api" / f"test_{resource}.py"
         assert tests.exists(), (ep.path, resource)
-        assert resource in NO_SQL or (ROOT / "sql" / "queries" / resource).is_dir(), (ep.path, resource)
+        assert resource in NO_SQL or (ROOT / "svc" / "sql" / "queries" / resource).is_dir(), (ep.path, resource)
         last = "/" + [part for part in ep.path.split("/") if part and not part.startswith("{")][-1]
         assert last in tests.read_text(), f"{tests.name} never asks for {ep.path}"

@@ -561,7 +561,7 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
     async def go() -> None:
         conn = await asyncpg.connect(db_url)
         try:
-            schema = Path(__file__).resolve().parents[2] / "sql" / "schema"
+            schema = Path(__file__).resolve().parents[2] / "svc" / "sql" / "schema"
             for f in sorted(schema.glob("*.sql")):
                 await conn.execute(f.read_text())
             await conn.execute("CREATE TABLE IF NOT EXISTS keep_me (x int)")

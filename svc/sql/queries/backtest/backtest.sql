@@ -7,7 +7,7 @@
 -- order): a lost bet's run is the bets lost since the last won one, i.e. the losses so far less
 -- the losses so far at the last win. On the full world (51 k priced matches, no filter) this
 -- takes 79-87 ms where grouping the lost runs of materialized steps took 98-132; the demo's 50-61
--- against 76-86 (sql/derived/66_backtest_matches.sql keeps the table in that order). Planned per
+-- against 76-86 (svc/sql/derived/66_backtest_matches.sql keeps the table in that order). Planned per
 -- call, so that unused filters fold away: forced to a generic plan it took 133-150 ms against 57.
 -- plan: per call
 WITH kept AS (

@@ -37,7 +37,7 @@ LEFT JOIN key_usage u ON u.key_id = k.id;
 
 -- name: authorize-and-count-batch
 -- Calls of one worker made at once, counted in one round trip by count_calls
--- (sql/schema/600_call_counting.sql): the arrays hold one element per call; a row per known key
+-- (svc/sql/schema/600_call_counting.sql): the arrays hold one element per call; a row per known key
 -- with the call's 1-based place in `ord`, as authorize-and-count answers for one.
 SELECT * FROM count_calls(:key_hashes::bytea[], :need_ranks::int[], :counts::bool[], :minute, :day, :month);
 

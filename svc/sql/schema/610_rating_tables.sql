@@ -4,7 +4,7 @@
 -- and 30 ms for the 20 k in force in 2001; the answer then sorted them all for one page.
 --   rating_days_by_day: the active table (standings of the 365 days before D) is one range of days;
 --   rating_days_best:   the all-time table's first pages walk standings best first and stop after
---                       one page (sql/queries/ratings/ratings.sql, table-best);
+--                       one page (svc/sql/queries/ratings/ratings.sql, table-best);
 --   rating_firsts:      the all-time table's size, the players first rated before D, without
 --                       visiting their standings.
 -- The indexes carry every column the table reads, so both are read index-only once vacuumed.
