@@ -18,7 +18,7 @@ Reads the public files shipped in svc/world/sources/data/ and writes two fact fi
 
 Event names map to the world's series as the importer maps them (svc.world.sources.bwf
 .series_of), after ALIASES for the names the importer's table leaves to its fallback or maps to
-a series the world splits; host cities as the importer writes them (bwf.city_name), then
+a series the world splits; host cities as the importer writes them (series_names.city_name), then
 CITY_ALIASES. An event left out (cancelled, a junior or senior grade, a second edition of a
 series in one year, a host city or country the world does not hold) is listed in the report
 printed at the end, so that a city missing from cities.csv shows up there.
@@ -38,7 +38,8 @@ from pathlib import Path
 from svc.world import facts
 from svc.world.factfiles import DATA
 from svc.world.generate.ids import fold, slugify
-from svc.world.sources import bwf, bwf_calendar
+from svc.world.sources import bwf, bwf_calendar, series_names
+from svc.world.sources.import_report import Report
 from svc.world.sources.countries import code_of
 from svc.world.sources.rows import Problem
 
@@ -73,7 +74,7 @@ ALIASES: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("indonesia masters ii", None),
     ("macau open", None),  # "Sands China Ltd. Macau Open": not the China Open; Macau is no nation of the world
 )
-# host city as the files write it (after bwf.city_name, folded) -> the world's city
+# host city as the files write it (after series_names.city_name, folded) -> the world's city
 CITY_ALIASES = {
     "mulheim": "Mülheim an der Ruhr",
     "yokohama kanagawa": "Yokohama",
@@ -144,14 +145,14 @@ def series_of(name: str, grade: str | None) -> tuple[str, ...] | None:
     for pattern, slugs in ALIASES:
         if all(w in words for w in pattern.split()):
             return slugs
-    slug, _name = bwf.series_of(name, bwf.tier_of(grade or ""), bwf.Report())
+    slug, _name = series_names.series_of(name, series_names.tier_of(grade or ""), Report())
     return (slug,) if slug in facts.SERIES_BY_SLUG else ()
 
 
 def city_of(written: str | None, report: Report) -> str | None:
     if not written:
         return None
-    city = bwf.city_name(written)
+    city = series_names.city_name(written)
     city = CITY_ALIASES.get(fold(city), city)
     if city not in facts.CITY_ID:
         report.unknown_cities[city] += 1
@@ -177,7 +178,7 @@ def from_matches(report: Report) -> list[Edition]:
         if host is None:
             report.left_out[f"{name}: host city {city!r}"] += 1
             continue
-        year = bwf.year_of(name, min(ds))
+        year = series_names.year_of(name, min(ds))
         out.extend(Edition(s, year, min(ds), max(ds), host, SOURCE_MATCHES) for s in slugs)
     return out
 
@@ -203,7 +204,7 @@ def from_calendar(report: Report) -> tuple[list[Edition], list[tuple]]:
             if host is None:
                 report.left_out[f"{label}: host city {r.city!r}"] += 1
                 continue
-            year = bwf.year_of(r.name, r.start)
+            year = series_names.year_of(r.name, r.start)
             editions.extend(Edition(s, year, r.start, r.end, host, SOURCE_CALENDAR) for s in slugs)
         elif r.grade and "World Tour" in r.grade or "Super 100" in (r.grade or ""):
             report.left_out[f"{label}: a World Tour event of no series of the world"] += 1

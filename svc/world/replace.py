@@ -15,7 +15,8 @@ from svc.core.sqlfiles import Q
 from svc.world import derived as derive
 from svc.world.generate import generate_bundle
 from svc.world.load import load_bundle
-from svc.world.sources.bwf import Report, build_bundle
+from svc.world.sources.bwf import build_bundle
+from svc.world.sources.import_report import Report
 
 
 async def import_bundle(conn: asyncpg.Connection, path: Path, progress: Progress = None) -> None:

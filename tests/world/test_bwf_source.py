@@ -13,7 +13,8 @@ import pytest
 
 from svc.world.bundle import read_manifest
 from svc.world.sources import bwf
-from svc.world.sources.bwf import Report, series_of
+from svc.world.sources.import_report import Report
+from svc.world.sources.series_names import series_of
 from svc.world.sources.countries import code_of
 from svc.world.sources.names import person_key, player_id
 

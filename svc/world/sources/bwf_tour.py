@@ -26,6 +26,7 @@ from typing import Iterator
 
 from svc.world.generate.calendar import DISCIPLINES
 from svc.world.generate.ids import fold
+from svc.world.generate.draws import rounds_of
 from svc.world.sources.countries import code_of, nationality_code
 from svc.world.sources.names import person_key
 from svc.world.sources.rows import Fault, Problem, records, take
@@ -43,6 +44,7 @@ ROUNDS = {
     "Final": ("F", "Final", False),
 }
 GROUP_ROUNDS = {"Round 1", "Round 2", "Round 3"}  # the World Tour Finals' group stage
+ROUND_ORDER = tuple(rounds_of(128))  # the knockout rounds, first to final
 
 
 @dataclass

@@ -38,7 +38,9 @@ from svc.core import sqlrun
 from svc.core.sqlfiles import Q
 from svc.world import derived
 from svc.world.feed.publish import publish
-from svc.world.sources.bwf import Builder, Report, edition_row, match_row, player_row, rally_rows
+from svc.world.sources.bundle_rows import edition_row, match_row, player_row, rally_rows
+from svc.world.sources.bwf import Builder
+from svc.world.sources.import_report import Report
 from svc.world.sources.countries import IOC
 
 

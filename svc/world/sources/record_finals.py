@@ -49,7 +49,8 @@ from svc.world.sources.record import GENDERS, Medal, PairNation, TeamPlace, line
 from svc.world.sources.rows import Problem
 
 if TYPE_CHECKING:  # the builder calls this module; its types are named only
-    from svc.world.sources.bwf import Builder, Person
+    from svc.world.sources.bwf import Builder
+    from svc.world.sources.persons import Person
 
 WORLDS_SERIES = "world-championships"
 
