@@ -1,6 +1,7 @@
-"""Draws: one Event per discipline (and sport class) of an edition, its entries, knockout
+"""Draws: one Event per discipline (and sport class) of an edition, its entries (entries.py), knockout
 brackets with seeds, the season finals' groups then knockout, and each match decided by the
-match engine (walkover, retirement or a result, rally by rally when recent)."""
+match engine (walkover, retirement or a result, rally by rally when recent); a great final won
+by the record's champion nation as it is played (champions.py)."""
 
 from __future__ import annotations
 
@@ -8,27 +9,14 @@ import datetime as dt
 import random
 from typing import Any
 
-from svc.world import engine, facts, record
+from svc.world import engine, record
 from svc.world.generate.calendar import Edition
 from svc.world.generate.context import Context
+from svc.world.generate.champions import champion_of, final_winner
+from svc.world.generate.entries import entries_of
 from svc.world.generate.ids import make_id, sub_rng
 from svc.world.generate.people import Player
 
-MINOR_SKEW = 1.4           # >1 skews minor events' entry windows toward the top of the field
-# Editions every senior edition counts against (SEASON_EDITIONS) but these, which the best never miss.
-UNCOUNTED_KINDS = ("worlds", "olympics", "finals", "team")
-SEASON_EDITIONS = 12       # senior editions a player enters in a season besides those: the real top
-                           # players' dozen or so tournaments ...
-SEASON_DRAWS = 16          # ... and draws: a player of two doubles events enters eight editions
-# The stars an event loses to the rest of the season (rest, injuries, the bigger events): the
-# chance that one of the top half of its field stays away; the Super 100s and Grand Prix draw
-# from deeper down, the Super 1000s and the great events lose nobody.
-STAR_SKIP = {"Super 750": 0.15, "Superseries Premier": 0.15, "Super 500": 0.3, "Superseries": 0.3,
-             "Super 300": 0.5, "Grand Prix Gold": 0.5, "Super 100": 0.7, "Grand Prix": 0.7}
-STAR_SKIP_OTHER = 0.4      # any other open, continental championships, Games
-NEVER_SKIPPED = ("Super 1000", "World Tour Finals", "Superseries Finals")
-OLYMPIC_TWO_WITHIN = 16    # the Olympics: a nation's second entry only from the best 16 (qualification)
-ADHOC_POOL = 240           # candidates considered when pairing juniors / para players per event
 WALKOVER_RATE = 0.012
 # Retirements per match by discipline, as on the World Tour of 2018-2020 (per 1,000: MS 19.1,
 # WS 14.6, MD 9.1, WD 14.3, XD 7.1): singles players retire most, mixed pairs least.
@@ -184,150 +172,6 @@ def round_days(rounds: list[str], days: int) -> list[int]:
     return out  # a bronze play-off takes the final's day
 
 
-def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
-    """The `size` strongest-looking entries willing to play, strongest first."""
-    ed, disc, rng = ev.ed, ev.disc, ev.rng
-    year = ed.play_year
-    kind = "para" if ed.series.para else "junior" if ed.series.level == "junior" else "senior"
-    region = ed.series.region
-    # the lower tiers draw from deeper in the field: the stars play elsewhere that week
-    offset = 0
-    if ed.series.kind == "minor":
-        field_size = len(ctx.people.active(kind, "M" if disc in ("MS", "MD", "XD") else "W", year))
-        if disc in ("MD", "WD", "XD"):
-            field_size //= 3  # about a third of the field are doubles pairs
-        # anywhere in the field, more often near its top: minor events are where most
-        # players of the world play most of their matches
-        offset = int(rng.random() ** MINOR_SKEW * max(0, field_size * 0.8 - size * 4))
-    need = offset + size * 4
-
-    people = ctx.people
-    free = people.free_for(ed.id, ed.start, ed.end)
-    # a season has room for so many tournaments: the great events, the season finals and team
-    # events are always entered, every other senior edition counts (SEASON_EDITIONS)
-    counted = kind == "senior" and ed.series.kind not in UNCOUNTED_KINDS
-
-    def allowed(p: Player) -> bool:
-        if not free(p):
-            return False  # playing another event that week
-        if counted and ed.id not in people.entered(p, year) and (
-                people.editions_in(p, year) >= SEASON_EDITIONS or people.draws_in(p, year) >= SEASON_DRAWS):
-            return False
-        if region is None:
-            return True
-        if region == "CW":
-            return p.country in facts.COMMONWEALTH
-        return facts.COUNTRY_CONTINENT[p.country] == region
-
-    per_nation_cap = {"olympics": 2, "worlds": 4}.get(ed.series.kind, 99)
-    cands: list[tuple[tuple[Player, ...], float]] = []
-    if disc in ("MS", "WS"):
-        gender = "M" if disc == "MS" else "W"
-        for p in ctx.people.active(kind, gender, year):  # strongest first; stop once deep enough
-            if not allowed(p) or (kind == "para" and p.sport_class != ev.sport_class) \
-                    or (kind == "senior" and disc not in p.events):
-                continue
-            cands.append(((p,), p.strength(year)))
-            if len(cands) >= need:
-                break
-    else:
-        if kind == "senior":
-            pool_pairs = ctx.people.pairs(disc, year)
-        else:
-            pool_pairs = adhoc_pairs(ctx, ev, kind, year)
-        for a, b in pool_pairs:
-            if allowed(a) and allowed(b):
-                cands.append(((a, b), (a.strength(year) + b.strength(year)) / 2))
-                if len(cands) >= need:
-                    break
-    if len(cands) - offset < size:
-        offset = max(0, len(cands) - size * 2)
-    # interest: the big events draw the best; smaller ones lose some stars at random
-    scored = []
-    great = ed.series.kind in ("worlds", "olympics", "finals") or ed.tier in NEVER_SKIPPED
-    skip = 0.0 if great else STAR_SKIP.get(ed.tier or "", STAR_SKIP_OTHER)
-    for i, (entry, st) in enumerate(cands[offset: offset + size * 4]):
-        if i < size // 2 and skip and rng.random() < skip:
-            continue
-        scored.append((st + rng.gauss(0, 25), i, entry))
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    per_nation: dict[str, int] = {}
-    out = []
-    for _score, _i, entry in scored:
-        n = entry[0].country
-        if per_nation.get(n, 0) >= per_nation_cap:
-            continue
-        if ed.series.kind == "olympics" and per_nation.get(n, 0) >= 1 and len(out) >= OLYMPIC_TWO_WITHIN:
-            continue  # a nation's second place only for one qualified among the best
-        per_nation[n] = per_nation.get(n, 0) + 1
-        out.append(entry)
-        if len(out) == size:
-            break
-    if ev.champion is not None and out and not any(e[0].country == ev.champion for e in out):
-        # the record's champion nation was there: its best entry takes the last place
-        best = next((e for e, _st in cands if e[0].country == ev.champion and e not in out), None) \
-            or _nation_entry(ctx, ev, kind, year, allowed)
-        if best is not None:
-            out[-1] = best
-    people.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
-    if counted:
-        people.count_draw([p for entry in out for p in entry], year, ed.id)
-    return out
-
-
-def _nation_entry(ctx: Context, ev: Event, kind: str, year: int, allowed) -> tuple[Player, ...] | None:
-    """The strongest entry of the record's champion nation free to play this draw, if any."""
-    if ev.disc in ("MS", "WS"):
-        gender = "M" if ev.disc == "MS" else "W"
-        return next(((p,) for p in ctx.people.active(kind, gender, year)
-                     if p.country == ev.champion and ev.disc in p.events and allowed(p)), None)
-    pair = next(((a, b) for a, b in ctx.people.pairs(ev.disc, year)
-                 if a.country == ev.champion and allowed(a) and allowed(b)), None)
-    if pair is not None:
-        return pair
-    # no pair of the nation this year: its best two players of the discipline's genders, doubles
-    # players first (one of them then plays a second doubles event, as doubles players may)
-    genders = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[ev.disc]
-    chosen: list[Player] = []
-    for gender in genders:
-        pool = [p for p in ctx.people.active(kind, gender, year)
-                if p.country == ev.champion and allowed(p) and p not in chosen]
-        pool.sort(key=lambda p: (ev.disc not in p.events, p.events[0] in ("MS", "WS"), -p.strength(year), p.idx))
-        if not pool:
-            return None
-        chosen.append(pool[0])
-    return tuple(chosen)
-
-
-def adhoc_pairs(ctx: Context, ev: Event, kind: str, year: int) -> list[tuple[Player, Player]]:
-    """Pairs made for one event (juniors, para): of one nation, by strength."""
-    g1, g2 = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[ev.disc]
-    classes = tuple(ev.sport_class.split("-")) if ev.sport_class else None
-
-    def fits(p: Player) -> bool:
-        return classes is None or p.sport_class in classes
-
-    # only the strongest few hundred can make a draw; the cap keeps the pairing loop short
-    a_pool = [p for p in ctx.people.active(kind, g1, year) if fits(p)][:ADHOC_POOL]
-    b_pool = a_pool if g1 == g2 else [p for p in ctx.people.active(kind, g2, year) if fits(p)][:ADHOC_POOL]
-    used: set[int] = set()
-    pairs = []
-    for a in a_pool:
-        if a.idx in used:
-            continue
-        for b in b_pool:
-            if b.idx in used or b.idx == a.idx:
-                continue
-            # a class pair (WH1-WH2) takes one player of each class
-            if classes and len(classes) == 2 and g1 == g2 and a.sport_class == b.sport_class:
-                continue
-            if b.country == a.country:  # pairs are of one nation, as seniors' are
-                pairs.append((a, b))
-                used.update((a.idx, b.idx))
-                break
-    return pairs
-
-
 def knockout_draw(ctx: Context, ev: Event) -> tuple[list[tuple[tuple, int | None]], list[str], list[tuple]] | None:
     """The draw of one knockout event: its slots (entry, seed) in draw order, its rounds
     (first to final) and its entries; None when too few entered."""
@@ -357,39 +201,7 @@ def knockout(ctx: Context, ev: Event) -> tuple[list[Match], list[tuple]]:
     if drawn is None:
         return [], []
     slots, rounds, entries = drawn
-    return champion_of(ctx, ev, lambda: played_out(ev, slots, rounds), _final_winner), entries
-
-
-# The record's champion nation wins the title as the draw is played, never by a result written
-# over: the event is played out afresh (the same draw, new rallies) until it does, and after
-# RECORD_LUCK tries its sides play in the form of their lives, a little more each time.
-RECORD_LUCK = 12
-RECORD_FORM_STEP = 12.0   # strength points of form added every try after RECORD_LUCK
-RECORD_TRIES = 80
-
-
-def champion_of(ctx: Context, ev: Event, play_out, winner_of):
-    """Plays an event out (`play_out()`, its matches) until `winner_of(matches)` is the record's
-    champion nation (ev.champion), or once when the record names none."""
-    if ev.champion is None:
-        return play_out()
-    seed_key = (ctx.seed, ev.ed.id, ev.disc, ev.sport_class, "again")
-    for attempt in range(RECORD_TRIES):
-        if attempt:
-            ev.rng = sub_rng(*seed_key, attempt)
-            ev.champion_form = RECORD_FORM_STEP * max(0, attempt - RECORD_LUCK)
-        matches = play_out()
-        if winner_of(matches) == ev.champion:
-            break
-    ev.champion_form = 0.0
-    return matches
-
-
-def _final_winner(matches: list[Match]) -> str | None:
-    final = next((m for m in matches if m.round_code == "F"), None)
-    if final is None or final.winner is None:
-        return None
-    return (final.side1 if final.winner == 1 else final.side2)[0].country
+    return champion_of(ctx, ev, lambda: played_out(ev, slots, rounds), final_winner), entries
 
 
 def played_out(ev: Event, slots, rounds: list[str]) -> list[Match]:

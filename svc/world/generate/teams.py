@@ -8,7 +8,8 @@ import datetime as dt
 from svc.world import facts, record
 from svc.world.generate.calendar import Edition
 from svc.world.generate.context import Context
-from svc.world.generate.draws import ROUND_NAMES, Event, Match, champion_of, edition_days, side_strength
+from svc.world.generate.champions import champion_of
+from svc.world.generate.draws import ROUND_NAMES, Event, Match, edition_days, side_strength
 from svc.world.generate.ids import make_id, sub_rng
 from svc.world.generate.people import Player
 
@@ -84,7 +85,7 @@ class TeamEvent:
 
     def play(self) -> list[Match]:
         """The whole event: the teams, then groups and knockout, played out until the record's
-        champion nation wins it where the record names one (draws.champion_of)."""
+        champion nation wins it where the record names one (champions.champion_of)."""
         ed = self.ed
         rubbers = self.rubbers()
         year = ed.play_year
