@@ -30,9 +30,10 @@ import bisect
 import datetime as dt
 import math
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator
+
+import attrs
 
 NEW_SIDEOUT_FROM = dt.date(2002, 1, 1)   # setting only at 14-all / 10-all
 # Rally point to 21 from the 2006 Thomas & Uber Cups (28 April - 7 May 2006, Sendai and Tokyo), the
@@ -62,7 +63,7 @@ SERVE_EDGE = {"MS": 0.015, "WS": 0.019, "MD": 0.071, "WD": 0.049, "XD": 0.059}
 LET_GO = {"MS": (3, 8, 0.015), "WS": (3, 8, 0.015), "WD": (3, 10, 0.01), "XD": (4, 99, 0.01)}
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Rules:
     """How one game is scored."""
     name: str
@@ -123,7 +124,7 @@ def rally_chance(strength1: float, strength2: float) -> float:
     return 1.0 / (1.0 + math.exp(-(strength1 - strength2) / RALLY_SCALE))
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Bias:
     """How a rally's chance moves away from the sides' average chance: the server's is `serve`
     lower, and a side from `behind` to `lost` (exclusive) points down in the game wins `let_go`
@@ -171,7 +172,7 @@ _GH = ((-3.750439717725742, 0.000548268855972), (-2.366759410734541, 0.030757123
 
 # --------------------------------------------------------------------------- rally by rally
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Rally:
     game: int      # 1-based
     rally: int     # 1-based within the game

@@ -28,7 +28,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+import attrs
 
 from svc.world import facts
 from svc.world.factfiles import CalendarEdition
@@ -57,7 +58,7 @@ CLEAR_WEEKS = 8  # the farthest an open moves, in weeks either way, to clear a g
 HOST_RUN_YEARS = 10
 
 
-@dataclass
+@attrs.define
 class Edition:
     id: str
     series: facts.Series
@@ -79,7 +80,7 @@ class Edition:
         return self.start.year if self.start else self.year
 
 
-@dataclass
+@attrs.define
 class Planned:
     """An edition's series, year, dates and host, before its state and hall are settled."""
     series: facts.Series
@@ -233,7 +234,7 @@ def days_of(start: dt.date, end: dt.date) -> Iterator[dt.date]:
 
 # --------------------------------------------------------------------------- halls
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Hall:
     city: str
     hall: str

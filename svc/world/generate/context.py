@@ -5,7 +5,8 @@ them). The orchestrator makes one per bundle; the live feed makes its own for fu
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+
+import attrs
 
 from svc.world.generate.people import People
 from svc.world.generate.scales import Scale
@@ -18,7 +19,7 @@ def world_now(as_of: dt.date | dt.datetime) -> dt.datetime:
     return dt.datetime(as_of.year, as_of.month, as_of.day, 12, tzinfo=dt.timezone.utc)
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Context:
     seed: int
     scale: Scale

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass
 from typing import Callable
+
+import attrs
 
 from svc.world import factfiles, facts
 from svc.world.generate.ids import make_id, slugify, sub_rng
@@ -59,7 +60,7 @@ def career_events(rng, nation: str, gender: str, born: int, overall: float) -> t
     return (first, other) if rng.random() < _share(TWO_DOUBLES, era) else (first,)
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class StarCareer:
     """A great player of the record or the real World Tour (data/stars.csv), their disciplines
     together, the one they won most in first."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import attrs
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Scale:
     name: str
     series: tuple[str, ...] | None          # None: every series in facts
@@ -45,3 +45,4 @@ SCALES = {
     "full": Scale("full", None, None, draw_cap=128, draw_div=1, cohort=1000, para_cohort=40, current_week=0,
                   ranking_top=25, odds_tiers_only=True, rally_share=1.0, extra_series=320, corrections=40),
 }
+

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+
+import attrs
 
 from svc.world.sources.rows import Fault, Problem, find, records, take
 
 CANCELLED = re.compile(r"\s*[-(]*\s*cancell?ed\s*\)?\s*", re.I)
 
 
-@dataclass
+@attrs.define
 class CalendarRow:
     where: str
     name: str  # as published, less the "(Cancelled)" mark

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+
+import attrs
 
 from svc.world.sources.bwf_tour import DISCIPLINES
 from svc.world.sources.countries import code_of
@@ -22,14 +23,14 @@ from svc.world.sources.rows import Fault, Problem, find, records, take
 WEEK = re.compile(r"\d{4}-\d\d-\d\d")  # a week's folder: the day its list was published
 
 
-@dataclass
+@attrs.define
 class RankedPlayer:
     bwf_id: str  # BWF's own player id: the same person in every week's list
     name: str  # as published: FAMILY name in capitals ("LEE Zii Jia", "Viktor AXELSEN")
     country: str  # a country NAME as published ("Chinese Taipei")
 
 
-@dataclass
+@attrs.define
 class RankingRow:
     where: str
     week: dt.date

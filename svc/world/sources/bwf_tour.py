@@ -20,9 +20,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+
+import attrs
 
 from svc.world.generate.calendar import DISCIPLINES
 from svc.world.generate.ids import fold
@@ -47,7 +48,7 @@ GROUP_ROUNDS = {"Round 1", "Round 2", "Round 3"}  # the World Tour Finals' group
 ROUND_ORDER = tuple(rounds_of(128))  # the knockout rounds, first to final
 
 
-@dataclass
+@attrs.define
 class TourRow:
     where: str  # file:line, for reports
     tournament: str

@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import asyncpg
+import attrs
 
-from svc.core import sqlrun
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 from svc.world import derived
 from svc.world.feed.publish import publish
 from svc.world.sources.bundle_rows import edition_row, match_row, player_row, rally_rows
@@ -44,7 +44,7 @@ from svc.world.sources.import_report import Report
 from svc.world.sources.countries import IOC
 
 
-@dataclass
+@attrs.define
 class IncrementReport:
     matches_added: int = 0
     matches_corrected: int = 0
@@ -52,8 +52,8 @@ class IncrementReport:
     editions_added: int = 0
     players_added: int = 0
     ranking_rows_added: int = 0
-    derived_rebuilt: list[str] = field(default_factory=list)
-    source: Report = field(default_factory=Report)  # what reading the files found (problems, partners ...)
+    derived_rebuilt: list[str] = attrs.field(factory=list)
+    source: Report = attrs.field(factory=Report)  # what reading the files found (problems, partners ...)
 
     def lines(self) -> list[str]:
         out = [f"matches added: {self.matches_added}, corrected: {self.matches_corrected}, "
@@ -84,8 +84,8 @@ def _sides(m: dict[str, Any]) -> frozenset[str]:
 async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime) -> IncrementReport:
     """Add the increment in `path` to the world in the database (see the module)."""
     report = IncrementReport()
-    held = [(r["id"], r["name"], r["country"]) for r in await sqlrun.fetch(conn, Q.increment.players)]
-    pairs = [(r["tournament_id"], r["discipline"], r["day"], list(r["pair"])) for r in await sqlrun.fetch(conn, Q.increment.pairs)]
+    held = [(r["id"], r["name"], r["country"]) for r in await Tx(conn).fetch(Q.increment.players)]
+    pairs = [(r["tournament_id"], r["discipline"], r["day"], list(r["pair"])) for r in await Tx(conn).fetch(Q.increment.pairs)]
     builder = Builder(path, report.source, held, pairs)
     tour, ranking = _folders(Path(path))
     matches, rankings = builder.read(tour, ranking, all_files=False, strict=True)
@@ -97,11 +97,11 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
                            | {ed["country"] for ed in builder.editions.values() if ed["country"]}):
             # IOC[code], never the code as a name: every code here passed the readers' check against
             # the country mapping, so one it does not know is a fault of ours and stops the increment
-            await sqlrun.execute(conn, Q.increment.country_add, code=code, name=IOC[code])
+            await Tx(conn).execute(Q.increment.country_add, code=code, name=IOC[code])
         rows = [player_row(p)[:5] for p in new_people]
-        await sqlrun.execute(conn, Q.increment.players_add, ids=[x[0] for x in rows], names=[x[1] for x in rows],
-                             slugs=[x[2] for x in rows], countries=[x[3] for x in rows],
-                             genders=[x[4] for x in rows])
+        await Tx(conn).execute(Q.increment.players_add, ids=[x[0] for x in rows], names=[x[1] for x in rows],
+                               slugs=[x[2] for x in rows], countries=[x[3] for x in rows],
+                               genders=[x[4] for x in rows])
         report.players_added = len(new_people)
         if new_people:
             changed.add("players")
@@ -110,8 +110,8 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
                 report.editions_added += 1
                 changed.add("tournaments")
         held_matches: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-        for h in await sqlrun.fetch(conn, Q.increment.matches_of_editions,
-                                    tournaments=sorted({m["edition"]["id"] for m in matches})):
+        for h in await Tx(conn).fetch(Q.increment.matches_of_editions,
+                                      tournaments=sorted({m["edition"]["id"] for m in matches})):
             held_matches[(h["tournament_id"], h["discipline"], h["round_name"])].append(dict(h))
         rallies: list[tuple] = []
         for m in matches:
@@ -123,10 +123,10 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
         await conn.executemany(Q.increment.rally_add.sql, rallies)  # rows in the statement's parameter order
         if rankings:
             columns = list(zip(*rankings))
-            added = await sqlrun.fetch(conn, Q.increment.rankings_add, weeks=list(columns[0]),
-                                       disciplines=list(columns[1]), ranks=list(columns[2]), names=list(columns[3]),
-                                       player1s=list(columns[4]), player2s=list(columns[5]), points=list(columns[6]),
-                                       fulls=list(columns[7]))
+            added = await Tx(conn).fetch(Q.increment.rankings_add, weeks=list(columns[0]),
+                                         disciplines=list(columns[1]), ranks=list(columns[2]), names=list(columns[3]),
+                                         player1s=list(columns[4]), player2s=list(columns[5]), points=list(columns[6]),
+                                         fulls=list(columns[7]))
             report.ranking_rows_added = len(added)
             if added:
                 changed.add("rankings")
@@ -138,14 +138,14 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
 async def _edition(conn: asyncpg.Connection, ed: dict[str, Any]) -> bool:
     """The edition (its series and host city too) when not held; a held one's dates widened.
     Whether it was added."""
-    await sqlrun.execute(conn, Q.increment.series_add, slug=ed["series"], name=ed["series_name"], year=ed["year"])
-    city = await sqlrun.fetchval(conn, Q.increment.city, name=ed["city"], country=ed["country"]) if ed["city"] else None
+    await Tx(conn).execute(Q.increment.series_add, slug=ed["series"], name=ed["series_name"], year=ed["year"])
+    city = await Tx(conn).fetchval(Q.increment.city, name=ed["city"], country=ed["country"]) if ed["city"] else None
     row = edition_row(ed, city, None)
-    added = await sqlrun.fetchval(conn, Q.increment.edition_add, id=row[0], series=row[1], name=row[2], year=row[3],
-                                  level=row[4], tier=row[7], first=row[8], last=row[9], city_id=row[10],
-                                  cancelled=row[15])
+    added = await Tx(conn).fetchval(Q.increment.edition_add, id=row[0], series=row[1], name=row[2], year=row[3],
+                                    level=row[4], tier=row[7], first=row[8], last=row[9], city_id=row[10],
+                                    cancelled=row[15])
     if not added:
-        await sqlrun.execute(conn, Q.increment.edition_days, id=ed["id"], first=min(ed["days"]), last=max(ed["days"]))
+        await Tx(conn).execute(Q.increment.edition_days, id=ed["id"], first=min(ed["days"]), last=max(ed["days"]))
     return bool(added)
 
 
@@ -161,10 +161,10 @@ async def _match(conn: asyncpg.Connection, m: dict[str, Any], held: list[dict[st
         while position in taken:  # a place of the rebuilt draw that another match holds
             position += 1
         values = match_row(m, position)
-        await sqlrun.execute(conn, Q.increment.match_add, id=values[0], event_id=values[1], tournament_id=values[2],
-                             discipline=values[3], round_code=values[5], round_name=values[6], position=values[7],
-                             side1=values[10], side2=values[11], g1=values[14], g2=values[15], winner=values[16],
-                             outcome=values[17], day=values[19])
+        await Tx(conn).execute(Q.increment.match_add, id=values[0], event_id=values[1], tournament_id=values[2],
+                               discipline=values[3], round_code=values[5], round_name=values[6], position=values[7],
+                               side1=values[10], side2=values[11], g1=values[14], g2=values[15], winner=values[16],
+                               outcome=values[17], day=values[19])
         held.append({"id": values[0], "position": position, "side1": values[10], "side2": values[11],
                      "g1": values[14], "g2": values[15], "winner": values[16]})
         if m["row"].rallies:
@@ -175,9 +175,9 @@ async def _match(conn: asyncpg.Connection, m: dict[str, Any], held: list[dict[st
         g1, g2, winner = g2, g1, (3 - winner if winner else None)
     if list(same["g1"]) == g1 and list(same["g2"]) == g2 and same["winner"] == winner:
         return "unchanged"
-    await sqlrun.execute(conn, Q.increment.correction_add, match_id=same["id"], at=now, old_g1=list(same["g1"]),
-                         old_g2=list(same["g2"]), old_winner=same["winner"])
-    await sqlrun.execute(conn, Q.increment.match_correct, id=same["id"], g1=g1, g2=g2, winner=winner)
+    await Tx(conn).execute(Q.increment.correction_add, match_id=same["id"], at=now, old_g1=list(same["g1"]),
+                           old_g2=list(same["g2"]), old_winner=same["winner"])
+    await Tx(conn).execute(Q.increment.match_correct, id=same["id"], g1=g1, g2=g2, winner=winner)
     same.update(g1=g1, g2=g2, winner=winner)  # a second row of the same match in this increment compares with it
-    await publish(conn, same["id"], "corrected", now)
+    await publish(Tx(conn), same["id"], "corrected", now)
     return "corrected"

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+
+import attrs
 
 from svc.world.generate.ids import fold
 from svc.world.sources.countries import IOC, code_of
@@ -39,7 +40,7 @@ MEDALS = {"1": "gold", "2": "silver", "3": "bronze"}  # rank -> the medal the ro
 GENDERS = {"MS": "M", "WS": "W", "MD": "MM", "WD": "WW", "XD": "MW"}  # each player's gender, in the row's order
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Medal:
     """One row of the World Championships file: a player or a pair on the podium."""
     where: str  # file:line
@@ -55,7 +56,7 @@ class Medal:
         return MEDALS[str(self.place)]
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class TeamPlace:
     """One row of the Cups file: a nation on the podium of a Thomas or Uber Cup."""
     where: str
@@ -66,7 +67,7 @@ class TeamPlace:
     country: str
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class PairNation:
     """A player of a two-nation pair and their own nation (two-nation-pairs.csv)."""
     where: str

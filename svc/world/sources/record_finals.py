@@ -36,9 +36,10 @@ apart by name and country); a podium without one gold and one silver (no final i
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import attrs
 
 from svc.world import facts
 from svc.world.generate.ids import fold
@@ -55,7 +56,7 @@ if TYPE_CHECKING:  # the builder calls this module; its types are named only
 WORLDS_SERIES = "world-championships"
 
 
-@dataclass
+@attrs.define
 class RecordCounts:
     """What the import made of the record, for the report."""
     editions: int = 0
@@ -68,16 +69,16 @@ class RecordCounts:
     podium_nations_not_loaded: int = 0  # the Cups' third places
 
     def as_dict(self) -> dict[str, int]:
-        return dict(self.__dict__)
+        return attrs.asdict(self)
 
 
-@dataclass
+@attrs.define
 class Placed:
     """The record's finals and final ties, in editions the builder holds."""
     # (edition, discipline, gold side, silver side)
-    finals: list[tuple[dict, str, list[Person], list[Person]]] = field(default_factory=list)
+    finals: list[tuple[dict, str, list[Person], list[Person]]] = attrs.field(factory=list)
     # (edition, gold nation, silver nation)
-    final_ties: list[tuple[dict, str, str]] = field(default_factory=list)
+    final_ties: list[tuple[dict, str, str]] = attrs.field(factory=list)
 
 
 def place(builder: Builder, folder: Path) -> Placed:

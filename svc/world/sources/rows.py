@@ -17,14 +17,15 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+
+import attrs
 
 REFUSED = "row refused"  # how a refused row's problem lines end
 
 
-@dataclass
+@attrs.define
 class Problem:
     where: str  # file:line
     what: str
@@ -34,7 +35,7 @@ class Problem:
         return f"{self.where}: {self.what}"
 
 
-@dataclass(frozen=True)
+@attrs.frozen
 class Fault:
     what: str  # what is wrong, naming the value and column: "unknown country 'XYZ' in team_two_nationalities"
     kept: str | None = None  # how the full import keeps the row anyway; None: no import can keep it
