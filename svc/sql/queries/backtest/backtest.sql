@@ -4,11 +4,11 @@
 -- of their variances (for the expected rate and its interval), the mean price, and the longest run
 -- of lost bets in date order; and how many matches the match filters keep.
 -- One pass over the kept matches in date order (the table's (day, match_id) index gives the
--- order): a lost bet's run is the bets lost since the last won one, i.e. the losses so far less
--- the losses so far at the last win. On the full world (51 k priced matches, no filter) this
--- takes 79-87 ms where grouping the lost runs of materialized steps took 98-132; the demo's 50-61
--- against 76-86 (svc/sql/derived/66_backtest_matches.sql keeps the table in that order). Planned per
--- call, so that unused filters fold away: forced to a generic plan it took 133-150 ms against 57.
+-- order; svc/sql/derived/66_backtest_matches.sql keeps the table in that order): a lost bet's run
+-- is the bets lost since the last won one, i.e. the losses so far less the losses so far at the
+-- last win -- one pass is cheaper than grouping the runs of materialized steps. Planned per call,
+-- so that unused filters fold away (a generic plan keeps every filter's test). The timings are in
+-- the commit messages that chose these.
 -- plan: per call
 WITH kept AS (
     SELECT b.day, b.match_id, p.side,
