@@ -1,4 +1,4 @@
-"""python -m svc: serve, world, import, keys, accounts, mcp, db."""
+"""python -m svc, or `svc` installed: serve, migrate, world, import, keys, accounts, mcp, db."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
+from svc import API_VERSION
 from svc.access import keys
 from svc.access.plans import PLAN_NAMES, prepare_database
 from svc.core import pgserver
@@ -165,6 +166,19 @@ async def cmd_accounts_plan(args, settings: Settings) -> int:
     return 0
 
 
+async def cmd_migrate(args, settings: Settings) -> int:
+    conn = await connect_asyncio(_database_url(settings))
+    try:
+        applied = await prepare_database(conn)
+    finally:
+        await conn.close()
+    if applied:
+        print(f"{len(applied)} migrations applied: {', '.join(applied)}", file=sys.stderr)
+    else:
+        print("the schema was up to date: no migration applied", file=sys.stderr)
+    return 0
+
+
 def cmd_db_url(args, settings: Settings) -> int:
     print(_database_url(settings))
     return 0
@@ -186,8 +200,16 @@ def cmd_serve(args, settings: Settings) -> int:
 
 
 # -- parser -----------------------------------------------------------------------
+def _program_name() -> str:
+    """`svc` as installed (the console script, or the zipapp by its file name), `python -m svc` run
+    as a module: the usage lines name the command that was typed."""
+    called = Path(sys.argv[0]).name
+    return "python -m svc" if called in ("__main__.py", "-m", "") else called
+
+
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m svc", description="Badminton data service")
+    ap = argparse.ArgumentParser(prog=_program_name(), description="Badminton data service")
+    ap.add_argument("--version", action="version", version=f"%(prog)s {API_VERSION}")
     sub = ap.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="run the API (embedded PostgreSQL unless DATABASE_URL is set)")
@@ -205,6 +227,10 @@ def parser() -> argparse.ArgumentParser:
                    help="make and print one key per plan also when DATABASE_URL names the database (always "
                         "done for the embedded one; against an operator's database they would land in its logs)")
     s.set_defaults(func=cmd_serve)
+
+    mg = sub.add_parser("migrate", help="apply the schema's migrations (and the plans' limits) to the database "
+                        "(DATABASE_URL, else the embedded server) and exit; `serve` does the same at start")
+    mg.set_defaults(func=cmd_migrate, is_async=True)
 
     w = sub.add_parser("world", help="generate and load a world, replacing the data (not keys or accounts)")
     w.add_argument("--scale", choices=("tiny", "demo", "full"), default="demo")

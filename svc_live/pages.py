@@ -4,12 +4,13 @@ header (EventSource itself cannot)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib.resources import files
 
 from quart import Response
 
-LIVE_PAGE = Path(__file__).resolve().parent / "page.html"
-LIVE_WORKER = LIVE_PAGE.with_name("live-worker.js")
+# files of this package (package data in pyproject.toml), found wherever it is installed
+LIVE_PAGE = files("svc_live") / "page.html"
+LIVE_WORKER = files("svc_live") / "live-worker.js"
 
 
 def register_pages(app) -> None:

@@ -25,12 +25,12 @@ import tomllib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 import attrs
 
-DATA = Path(__file__).with_name("data")
+DATA = files("svc.world") / "data"  # package data: an installed wheel or the zipapp carries it
 
 
 class FactFileError(ValueError):

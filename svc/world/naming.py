@@ -24,14 +24,16 @@ import gzip
 import random
 import re
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 
 from svc.world import factfiles
 from svc.world.factfiles import NamePool
 from svc.world.generate.ids import fold
 
-DENIED_FILE = Path(__file__).with_name("denied_names.txt")
-REAL_DATA = Path(__file__).parent / "sources" / "data"
+# package data (the wheel and the zipapp carry them); `denied-names` rewrites the first in a checkout
+DENIED_FILE = files("svc.world") / "denied_names.txt"
+REAL_DATA = files("svc.world") / "sources" / "data"
 
 
 # The pools and which nation draws from which (data/name_pools.toml, data/nation_name_pools.csv).

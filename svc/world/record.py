@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import csv
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
 
 from svc.world.sources.record import WORLDS, read_medals
 from svc.world.sources.rows import Problem
 
-RECORD = Path(__file__).with_name("sources") / "data" / "record"  # as svc.world.sources.bwf ships it
+RECORD = files("svc.world") / "sources" / "data" / "record"  # as svc.world.sources.bwf ships it (package data)
 CHAMPION_NATIONS = "champion-nations.csv"
 TEAM = "team"  # the discipline of a team event's title
 
