@@ -13,9 +13,17 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
-import httpx
 import trio
-from httpx_sse import aconnect_sse
+
+# This module alone of svc/testing drives the app through an HTTP client, and that client is a test
+# dependency: the installed service (the wheel, the zipapp) does not carry it, and a bare
+# ModuleNotFoundError would not say where to get it.
+try:
+    import httpx
+    from httpx_sse import aconnect_sse
+except ModuleNotFoundError as missing:
+    raise ModuleNotFoundError(f"svc.testing.live needs the test extra ({missing.name} is not installed): "
+                              "pip install 'badminton-svc[test]'", name=missing.name) from missing
 
 from svc.assembly import create_app
 from svc.world.feed.publish import publish
