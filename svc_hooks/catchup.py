@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-import asyncpg
 import attrs
 
-from svc.core import sqlrun
 from svc.core.db import Database
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 from svc_hooks.store import HookError, check_endpoint_id
 
 # Events of the last 7 days are delivered after a resume. The pause notice is e-mailed at once,
@@ -57,23 +56,22 @@ class Resumed:
 async def resume(db: Database, endpoint_id: str, now: dt.datetime) -> Resumed:
     """Make the endpoint active; its pending deliveries and the events of its pause (within
     the window) are due at `now`, in outbox order. HookError when there is no such endpoint."""
-    check_endpoint_id(endpoint_id)
+    return await db.transaction(_resume, check_endpoint_id(endpoint_id), now)
+
+
+async def _resume(tx: Tx, endpoint_id: str, now: dt.datetime) -> Resumed:
+    """resume's work, on the database side in one transaction (see the module)."""
     since = now - CATCH_UP_WINDOW
-
-    async def work(conn: asyncpg.Connection) -> Resumed:
-        await sqlrun.fetchval(conn, Q.hooks.fanout_wait)
-        before = await sqlrun.fetchrow(conn, Q.hooks.endpoint_resume, id=endpoint_id)
-        if before is None:
-            raise HookError(f"no endpoint {endpoint_id}")
-        if before["was"] != "paused":  # already active: its deliveries keep their schedule
-            pending = await sqlrun.fetchval(conn, Q.hooks.pending_count, id=endpoint_id)
-            return Resumed(endpoint_id, False, pending, 0, None, 0, [])
-        pending = await sqlrun.fetchval(conn, Q.hooks.pending_due_now, id=endpoint_id, now=now)
-        after = before["paused_after_seq"]
-        made = await sqlrun.fetchrow(conn, Q.hooks.catch_up_insert, id=endpoint_id, after=after, since=since, now=now)
-        old = await sqlrun.fetch(conn, Q.hooks.catch_up_too_old, id=endpoint_id, after=after, since=since,
-                                 named=NAMED_MAX)
-        return Resumed(endpoint_id, True, pending, made["made"], made["oldest"],
-                       old[0]["total"] if old else 0, [(r["id"], r["created_at"]) for r in old])
-
-    return await db.transaction(work)
+    await tx.fetchval(Q.hooks.fanout_wait)
+    before = await tx.fetchrow(Q.hooks.endpoint_resume, id=endpoint_id)
+    if before is None:
+        raise HookError(f"no endpoint {endpoint_id}")
+    if before["was"] != "paused":  # already active: its deliveries keep their schedule
+        pending = await tx.fetchval(Q.hooks.pending_count, id=endpoint_id)
+        return Resumed(endpoint_id, False, pending, 0, None, 0, [])
+    pending = await tx.fetchval(Q.hooks.pending_due_now, id=endpoint_id, now=now)
+    after = before["paused_after_seq"]
+    made = await tx.fetchrow(Q.hooks.catch_up_insert, id=endpoint_id, after=after, since=since, now=now)
+    old = await tx.fetch(Q.hooks.catch_up_too_old, id=endpoint_id, after=after, since=since, named=NAMED_MAX)
+    return Resumed(endpoint_id, True, pending, made["made"], made["oldest"],
+                   old[0]["total"] if old else 0, [(r["id"], r["created_at"]) for r in old])

@@ -1,9 +1,14 @@
-"""What a try's outcome means and when the next try is due (interface: Answering and retries)."""
+"""What a try's outcome means and when the next try is due (interface: Answering and retries);
+without I/O: the scheduler decides here, svc_hooks.record writes."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Literal
+
+import attrs
+
+from svc_hooks.http import SendResult
 
 # 8 tries in all: at once, then after 5 min, 30 min, 2 h, 6 h, 12 h, 1 day, 1 day.
 RETRY_DELAYS = (
@@ -34,3 +39,27 @@ def outcome(status: int | None, tries_done: int) -> Outcome:
 def next_try_at(tried_at: dt.datetime, tries_done: int) -> dt.datetime:
     """When try number tries_done + 1 is due, after try number tries_done failed at tried_at."""
     return tried_at + RETRY_DELAYS[tries_done - 1]
+
+
+@attrs.frozen
+class Settled:
+    """One try of a delivery and what follows it, decided in Trio (`settle`) before it is written
+    in one transaction (svc_hooks.record): the delivery's next state and, for a retry, when."""
+
+    delivery_id: int
+    claim: str  # the claim the try was made under: a try whose lease was taken over changes nothing
+    endpoint_id: str
+    try_no: int
+    result: SendResult
+    outcome: Outcome
+    at: dt.datetime
+    next_try_at: dt.datetime | None
+
+
+def settle(delivery_id: int, claim: str, endpoint_id: str, try_no: int, result: SendResult, at: dt.datetime, *,
+           held: bool = True) -> Settled:
+    """Try number `try_no` answered `result` at `at`: what the delivery becomes. A delivery whose
+    event the outbox no longer holds (`held` false: nothing was sent) ends."""
+    state = outcome(result.status, try_no) if held else "ended"
+    return Settled(delivery_id, claim, endpoint_id, try_no, result, state, at,
+                   next_try_at(at, try_no) if state == "retry" else None)

@@ -4,9 +4,10 @@ One loop per process: fan out new outbox events into deliveries, claim the due o
 (FOR UPDATE SKIP LOCKED in one short statement; no transaction is held during a POST),
 start a send task for each (at most SEND_CONCURRENCY at a time), then sleep until the next
 delivery is due, a slot frees, or POLL_S passes (new events written by other processes).
-A send task posts, then records the try and the delivery's next state in one transaction
-fenced by its claim token. A claim left by a crashed worker expires after LEASE_S and any
-worker takes it over; the receiver may then see a repeat with the same event id.
+A send task posts, decides the delivery's next state (svc_hooks.schedule.settle, in Trio),
+then records the try and that state in one transaction fenced by its claim token
+(svc_hooks.record, on the database side). A claim left by a crashed worker expires after
+LEASE_S and any worker takes it over; the receiver may then see a repeat with the same event id.
 
 Every time comes from svc.core.clock.Clock (Trio's clock), so Trio's MockClock drives the whole
 schedule in tests.
@@ -25,7 +26,7 @@ import attrs
 import orjson
 import trio
 
-from svc.core import metrics, sqlrun
+from svc.core import metrics
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
 from svc.core.sqlfiles import Q
@@ -35,6 +36,7 @@ from svc_hooks.addresses import Policy
 from svc_hooks.fanout import fan_out
 from svc_hooks.http import ANSWER_WITHIN_S, Resolver, SendResult, post, resolve
 from svc_hooks.notify import Mailer, notify_paused
+from svc_hooks.record import record_try
 
 log = logging.getLogger("svc_hooks.scheduler")
 
@@ -167,9 +169,9 @@ class Scheduler:
 
     async def _try_once(self, item: Claimed) -> None:
         try_no = item.tries + 1
-        if item.payload is None:  # the outbox no longer holds the event: nothing to send
+        held = item.payload is not None
+        if not held:  # the outbox no longer holds the event: nothing to send
             result = SendResult(None, "the event is no longer held", 0.0)
-            state: schedule.Outcome = "ended"
         else:
             data = item.payload
             if isinstance(data, str):  # a payload written as a JSON string (text bound to ::jsonb): the object inside
@@ -179,11 +181,10 @@ class Scheduler:
             headers = signing.headers(item.event_id, item.type, item.secret, t, raw)
             result = await post(item.url, headers, raw, policy=self.policy, resolver=self.resolver,
                                 timeout_s=self.answer_within_s)
-            state = schedule.outcome(result.status, try_no)
-        metrics.HOOK_DELIVERIES.labels(state).inc()
         now = self.clock.now()
-        next_at = schedule.next_try_at(now, try_no) if state == "retry" else None
-        after = await self.db.transaction(lambda conn: _record(conn, item, try_no, result, state, now, next_at))
+        settled = schedule.settle(item.id, item.claim, item.endpoint_id, try_no, result, now, held=held)
+        metrics.HOOK_DELIVERIES.labels(settled.outcome).inc()
+        after = await self.db.transaction(record_try, settled)
         if after is not None and after["was"] == "active" and after["state"] == "paused":
             log.warning("webhook endpoint %s paused after %d failed tries in a row", item.endpoint_id,
                         after["failures_in_row"])
@@ -194,18 +195,6 @@ class Scheduler:
     def _notify(self) -> None:
         if self.observer is not None:
             self.observer.changed(self._busy, self._asleep_until, self._wake.is_set())
-
-
-async def _record(conn, item: Claimed, try_no: int, result: SendResult, state: str,
-                  now: dt.datetime, next_at: dt.datetime | None):
-    """The try, the delivery's next state (if the claim still holds) and the endpoint's count."""
-    await sqlrun.fetchval(conn, Q.hooks.delivery_settle, id=item.id, claim=item.claim,
-                          state="pending" if state == "retry" else state, try_no=try_no,
-                          next_try_at=next_at, now=now)
-    await sqlrun.execute(conn, Q.hooks.attempt_insert, delivery_id=item.id, try_no=try_no, at=now,
-                         status_code=result.status, error=result.error, latency_ms=result.latency_ms, outcome=state)
-    return await sqlrun.fetchrow(conn, Q.hooks.endpoint_after_try, id=item.endpoint_id, ok=state == "succeeded",
-                                 pause_after=schedule.PAUSE_AFTER_FAILURES, now=now, status_code=result.status)
 
 
 async def component(service: Service, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

@@ -10,9 +10,9 @@ from typing import Any
 import asyncpg
 
 from svc.changelog.changes import EVENT_TYPES
-from svc.core import sqlrun
 from svc.core.db import Database
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 from svc.web.convert import converter
 from svc.web.records import event_from_row
 from svc_hooks.addresses import AddressRefused, Policy
@@ -62,22 +62,26 @@ async def add_endpoint(db: Database, *, account: str, url: str, events: list[str
     if email is None and _EMAIL.match(account):
         email = account  # an account named by its owner's address is e-mailed there
     endpoint_id, secret = ENDPOINT_PREFIX + secrets.token_hex(8), new_secret()
-
-    async def work(conn: asyncpg.Connection) -> None:
-        plan = await sqlrun.fetchval(conn, Q.hooks.account_lock, account=account)
-        if plan is None:
-            raise HookError(f"no account named {account!r}")
-        if plan != WEBHOOK_PLAN:
-            raise HookError(f"webhooks are part of the Live plan; account {account!r} is on {plan}")
-        count = await sqlrun.fetchval(conn, Q.hooks.endpoint_count, account=account)
-        if count >= MAX_ENDPOINTS:
-            raise HookError(f"account {account!r} already has {count} endpoints, the most allowed is "
-                            f"{MAX_ENDPOINTS}; remove one first (hooks remove ID)")
-        await sqlrun.fetchval(conn, Q.hooks.endpoint_insert, id=endpoint_id, account=account, url=url,
-                              events=events, secret=secret, notify_email=email, now=now)
-
-    await db.transaction(work)
+    await db.transaction(_insert_endpoint, id=endpoint_id, account=account, url=url, events=events, secret=secret,
+                         email=email, now=now)
     return endpoint_id, secret
+
+
+async def _insert_endpoint(tx: Tx, *, id: str, account: str, url: str, events: list[str], secret: str,
+                           email: str | None, now: dt.datetime) -> None:
+    """add_endpoint's write, on the database side in one transaction: the account's plan and its
+    number of endpoints checked under its row lock, then the endpoint."""
+    plan = await tx.fetchval(Q.hooks.account_lock, account=account)
+    if plan is None:
+        raise HookError(f"no account named {account!r}")
+    if plan != WEBHOOK_PLAN:
+        raise HookError(f"webhooks are part of the Live plan; account {account!r} is on {plan}")
+    count = await tx.fetchval(Q.hooks.endpoint_count, account=account)
+    if count >= MAX_ENDPOINTS:
+        raise HookError(f"account {account!r} already has {count} endpoints, the most allowed is "
+                        f"{MAX_ENDPOINTS}; remove one first (hooks remove ID)")
+    await tx.fetchval(Q.hooks.endpoint_insert, id=id, account=account, url=url, events=events, secret=secret,
+                      notify_email=email, now=now)
 
 
 async def list_endpoints(db: Database, account: str) -> list[dict[str, Any]]:

@@ -16,7 +16,6 @@ import datetime as dt
 import logging
 from typing import Awaitable, Callable, TypeVar
 
-import asyncpg
 import attrs
 import trio
 
@@ -25,7 +24,7 @@ from svc.changelog.changes import CHANNEL
 from svc.changelog.listen import listening
 from svc.core import metrics
 from svc.core.clock import Clock
-from svc.core.db import Database, DatabaseUnavailable
+from svc.core.db import Database, DatabaseUnavailable, DedicatedConnection
 from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 from svc.web.live_records import live_json
@@ -95,14 +94,14 @@ class Hub:
         self._a_stream_closed = trio.Event()
         self._wake = trio.Event()
         self._lost = False
-        self._own: asyncpg.Connection | None = None  # the LISTEN connection, while it is up
+        self._own: DedicatedConnection | None = None  # the LISTEN connection, while it is up
         self._own_lock = trio.Lock()  # one statement at a time on it
         self.recent: collections.deque[Change] = collections.deque(maxlen=RECENT)
         self._recent_from = 0  # `recent` holds every change after this seq
         self._snapshot: Snapshot | None = None
         self._snapshot_lock = trio.Lock()  # a crowd of new streams waits for one snapshot query
 
-    async def _on_own(self, read: Callable[[asyncpg.Connection | None], Awaitable[T]]) -> T:
+    async def _on_own(self, read: Callable[[DedicatedConnection | None], Awaitable[T]]) -> T:
         """`read(conn)` on the hub's own connection when it is up (never queued behind
         requests), else `read(None)`: through the pool."""
         conn = self._own

@@ -16,10 +16,11 @@ import uuid
 
 import asyncpg
 
-from svc.core import metrics, sqlrun
+from svc.core import metrics
 from svc.core.clock import Clock
-from svc.core.db import Database
+from svc.core.db import Database, DedicatedConnection
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 
 MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12        # a dead holder's slot is free again after at most this long
@@ -52,11 +53,11 @@ class Slots:
         now, expires = self.clock.now(), self.expiry()
         asked = time.monotonic()
 
-        async def work(conn: asyncpg.Connection) -> int | None:
+        async def work(conn: asyncpg.Connection) -> int | None:  # database side, each statement atomic alone
             waited = dt.timedelta(seconds=time.monotonic() - asked)
             for slot in range(1, MAX_STREAMS + 1):
-                if await sqlrun.fetchval(conn, Q.live.slot_take, key_id=key_id, slot=slot, holder=holder,
-                                         expires_at=expires + waited, now=now + waited) is not None:
+                if await Tx(conn).fetchval(Q.live.slot_take, key_id=key_id, slot=slot, holder=holder,
+                                           expires_at=expires + waited, now=now + waited) is not None:
                     return slot
             return None
 
@@ -79,7 +80,8 @@ class Slots:
         return max(1, int((soonest - self.clock.now()).total_seconds() + 0.999))
 
     async def renew_many(self, holders: list[str], expires_at: dt.datetime,
-                         conn: asyncpg.Connection | None = None) -> list[asyncpg.Record]:
+                         own: DedicatedConnection | None = None) -> list[asyncpg.Record]:
         """Renew the leases of `holders` in one statement; the rows of those still held (holder).
-        On `conn` (the hub's own connection) when given, else through the pool."""
-        return await self.db.fetch_on(conn, Q.live.slot_renew_many, holders=holders, expires_at=expires_at)
+        On `own` (the hub's own connection) when given, else through the pool."""
+        via = self.db if own is None else own
+        return await via.fetch(Q.live.slot_renew_many, holders=holders, expires_at=expires_at)

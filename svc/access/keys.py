@@ -15,8 +15,8 @@ import string
 import asyncpg
 
 from svc.access.plans import PLANS
-from svc.core import sqlrun
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 
 KEY_MARKER = "bk_live_"  # interface.md: a fixed prefix (live-key marker) + 40 random characters
 KEY_RANDOM_LEN = 40
@@ -55,32 +55,32 @@ async def create_key(conn: asyncpg.Connection, *, plan: str, account: str | None
     account = account or f"acct-{secrets.token_hex(4)}"
     key = new_key()
     async with conn.transaction():
-        held = await sqlrun.fetchval(conn, Q.access.account_upsert, name=account, plan=plan)
+        held = await Tx(conn).fetchval(Q.access.account_upsert, name=account, plan=plan)
         if held != plan:
             raise AccountError(
                 f"account {account!r} is on plan {held!r}; change it with `python -m svc accounts plan {account} {plan}`"
             )
-        key_id = await sqlrun.fetchval(conn, Q.access.key_insert, account=account, key_hash=key_hash(key), prefix=public_prefix(key))
-        await sqlrun.fetchval(conn, Q.access.key_usage_init, key_id=key_id, from_key_id=None)
+        key_id = await Tx(conn).fetchval(Q.access.key_insert, account=account, key_hash=key_hash(key), prefix=public_prefix(key))
+        await Tx(conn).fetchval(Q.access.key_usage_init, key_id=key_id, from_key_id=None)
     return key
 
 
 async def replace_key(conn: asyncpg.Connection, old_key: str) -> str:
     async with conn.transaction():
-        row = await sqlrun.fetchrow(conn, Q.access.key_by_hash, key_hash=key_hash(old_key))
+        row = await Tx(conn).fetchrow(Q.access.key_by_hash, key_hash=key_hash(old_key))
         if row is None:
             raise AccountError("no such key")
         if row["state"] != "current":
             raise AccountError("that key was already replaced")
         key = new_key()
-        new_id = await sqlrun.fetchval(conn, Q.access.key_insert, account=row["account"], key_hash=key_hash(key), prefix=public_prefix(key))
-        await sqlrun.fetchval(conn, Q.access.key_usage_init, key_id=new_id, from_key_id=row["id"])
-        await sqlrun.fetchval(conn, Q.access.key_mark_replaced, id=row["id"], new_id=new_id)
+        new_id = await Tx(conn).fetchval(Q.access.key_insert, account=row["account"], key_hash=key_hash(key), prefix=public_prefix(key))
+        await Tx(conn).fetchval(Q.access.key_usage_init, key_id=new_id, from_key_id=row["id"])
+        await Tx(conn).fetchval(Q.access.key_mark_replaced, id=row["id"], new_id=new_id)
     return key
 
 
 async def set_plan(conn: asyncpg.Connection, account: str, plan: str) -> None:
     if plan not in PLANS:
         raise AccountError(f"unknown plan {plan!r}; choose one of {', '.join(PLANS)}")
-    if await sqlrun.fetchval(conn, Q.access.account_set_plan, name=account, plan=plan) is None:
+    if await Tx(conn).fetchval(Q.access.account_set_plan, name=account, plan=plan) is None:
         raise AccountError(f"no account named {account!r}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncpg
 import attrs
 
-from svc.core import sqlrun
 from svc.core.schema import migrate
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 
 
 @attrs.frozen
@@ -38,6 +38,6 @@ async def prepare_database(conn: asyncpg.Connection) -> list[str]:
     applied = await migrate(conn)
     async with conn.transaction():
         for plan in PLANS.values():
-            await sqlrun.execute(conn, Q.access.plan_upsert, name=plan.name, rank=plan.rank,
-                                 per_minute=plan.per_minute, per_day=plan.per_day)
+            await Tx(conn).execute(Q.access.plan_upsert, name=plan.name, rank=plan.rank,
+                                   per_minute=plan.per_minute, per_day=plan.per_day)
     return applied

@@ -1,10 +1,11 @@
 """The change log of matches: `live_changes` (what the live stream sends), the outbox
 `match_events` (what webhooks deliver), and the NOTIFY that announces a change.
 
-Only this module writes or reads those tables. The writer (`record`) runs on the asyncpg
-side, inside the caller's transaction (`Database.transaction(work)`), so that a change,
-its outbox event and its NOTIFY commit together with the score they report. The readers
-are for the live hub (svc_live) and the webhook fan-out (svc_hooks).
+Only this module writes or reads those tables. The writer (`record`) is database-side code
+(it takes the caller's `Tx`, inside `Database.transaction(work)`), so that a change, its
+outbox event and its NOTIFY commit together with the score they report. The readers are for
+the live hub (svc_live, from Trio: a `Database` or its own `DedicatedConnection`) and the
+webhook fan-out (svc_hooks, on the database side, inside its transaction).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import Any
 
 import asyncpg
 
-from svc.core import sqlrun
-from svc.core.db import Database
+from svc.core.db import Database, DedicatedConnection
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 
 CHANNEL = "live_changes"  # the NOTIFY channel every worker's hub listens on
 # Which outbox event a change of each kind is; a score change is only for the stream.
@@ -31,36 +32,38 @@ def outbox_id(kind: str, match_id: str, seq: int) -> str:
     return "evt_" + hashlib.sha256(f"{kind}|{match_id}|{seq}".encode()).hexdigest()[:20]
 
 
-# -- writing (asyncpg side, in the caller's transaction) -------------------------------
-async def record(conn: asyncpg.Connection, *, match_id: str, discipline: str, kind: str, at: dt.datetime,
+# -- writing (database side, in the caller's transaction) -------------------------------
+async def record(tx: Tx, *, match_id: str, discipline: str, kind: str, at: dt.datetime,
                  change: dict[str, Any], event: dict[str, Any] | None) -> int:
     """One change of a match: `change` (the match as the stream shows it) into the log, and
     for a kind with an outbox type `event` (the match as webhooks send it) into the outbox;
     then the NOTIFY. Returns the change's seq."""
     if kind not in KINDS:
         raise ValueError(f"unknown change kind {kind!r}")
-    seq = await sqlrun.fetchval(conn, Q.changelog.change_insert, match_id=match_id, discipline=discipline,
-                                kind=kind, created_at=at, payload=change)
+    seq = await tx.fetchval(Q.changelog.change_insert, match_id=match_id, discipline=discipline, kind=kind,
+                            created_at=at, payload=change)
     if kind in OUTBOX_TYPE:
         if event is None:
             raise ValueError(f"a {kind} change needs its outbox event")
-        await sqlrun.fetch(conn, Q.changelog.event_insert, id=outbox_id(kind, match_id, seq),
-                           type=OUTBOX_TYPE[kind], match_id=match_id, created_at=at, payload=event)
-    await sqlrun.fetch(conn, Q.changelog.change_notify, seq=seq)
+        await tx.fetch(Q.changelog.event_insert, id=outbox_id(kind, match_id, seq), type=OUTBOX_TYPE[kind],
+                       match_id=match_id, created_at=at, payload=event)
+    await tx.fetch(Q.changelog.change_notify, seq=seq)
     return seq
 
 
-# -- reading: the live stream ----------------------------------------------------------
+# -- reading: the live stream (Trio side) ------------------------------------------------
 async def newest_seq(db: Database) -> int:
     """The newest change's seq, 0 when there is none."""
     return await db.fetchval(Q.changelog.changes_newest)
 
 
 async def changes_after(db: Database, after: int, limit: int,
-                        conn: asyncpg.Connection | None = None) -> list[asyncpg.Record]:
+                        own: DedicatedConnection | None = None) -> list[asyncpg.Record]:
     """Changes after seq `after` in order, at most `limit` (seq, match_id, discipline, kind,
-    created_at, data: the payload as JSON text); on `conn` (a Database.dedicated one) when given."""
-    return await db.fetch_on(conn, Q.changelog.changes_after, after=after, limit=limit)
+    created_at, data: the payload as JSON text); on `own` (the reader's dedicated connection)
+    when given, else through the pool."""
+    via = db if own is None else own
+    return await via.fetch(Q.changelog.changes_after, after=after, limit=limit)
 
 
 async def oldest_after(db: Database, after: int) -> dt.datetime | None:
@@ -73,12 +76,12 @@ async def replay(db: Database, *, after: int, upto: int, discipline: str | None,
     return await db.fetch(Q.changelog.changes_replay, after=after, upto=upto, discipline=discipline, limit=limit)
 
 
-# -- reading: the webhook fan-out (asyncpg side, in its transaction) --------------------
-async def event_seqs_after(conn: asyncpg.Connection, after: int, limit: int) -> list[int]:
+# -- reading: the webhook fan-out (database side, in its transaction) --------------------
+async def event_seqs_after(tx: Tx, after: int, limit: int) -> list[int]:
     """The seqs of up to `limit` outbox events after `after`, in order."""
-    return [r["seq"] for r in await sqlrun.fetch(conn, Q.changelog.events_after, after=after, limit=limit)]
+    return [r["seq"] for r in await tx.fetch(Q.changelog.events_after, after=after, limit=limit)]
 
 
-async def newest_event_seq(conn: asyncpg.Connection) -> int:
+async def newest_event_seq(tx: Tx) -> int:
     """The highest seq in the outbox, 0 when it is empty."""
-    return await sqlrun.fetchval(conn, Q.changelog.events_newest)
+    return await tx.fetchval(Q.changelog.events_newest)

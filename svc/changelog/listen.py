@@ -1,8 +1,9 @@
-"""One LISTEN connection per worker, on svc.core.db's asyncpg loop.
+"""One LISTEN connection per worker: a dedicated connection (svc.core.db.Database.dedicated,
+outside the pool) that lives as long as its listener, the hub.
 
-asyncpg calls a listener on its own (asyncio) thread; each notification is handed to the
-Trio side with the run's TrioToken, so the callback given here runs in Trio, synchronously.
-(The connection is Database.dedicated(): outside the pool, it lives as long as the hub.)
+The bridge delivers each notification to Trio (DedicatedConnection.listen), so the callbacks
+given here run in Trio, synchronously; the listener may run its own statements on the same
+connection (from Trio, one at a time) so that they never queue behind requests for the pool.
 """
 
 from __future__ import annotations
@@ -10,28 +11,13 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from typing import AsyncIterator, Callable
 
-import asyncpg
-import trio
-
-from svc.core.db import Database
+from svc.core.db import Database, DedicatedConnection
 
 
 @asynccontextmanager
 async def listening(db: Database, channel: str, on_notify: Callable[[str], None],
-                    on_lost: Callable[[], None]) -> AsyncIterator[asyncpg.Connection]:
+                    on_lost: Callable[[], None]) -> AsyncIterator[DedicatedConnection]:
     """LISTEN on `channel` while inside; `on_notify(payload)` and `on_lost()` run in Trio."""
-    token = trio.lowlevel.current_trio_token()
-
-    def deliver(fn: Callable[..., None], *args: object) -> None:
-        try:
-            token.run_sync_soon(fn, *args)
-        except trio.RunFinishedError:
-            pass
-
-    async with db.dedicated() as conn:
-        async def listen() -> None:
-            await conn.add_listener(channel, lambda _c, _pid, _ch, payload: deliver(on_notify, payload))
-            conn.add_termination_listener(lambda _c: deliver(on_lost))
-
-        await db._call(listen)
-        yield conn
+    async with db.dedicated() as own:
+        await own.listen(channel, on_notify, on_lost)
+        yield own

@@ -1,10 +1,22 @@
-"""asyncpg driven from Trio.
+"""asyncpg driven from Trio: the bridge between the worker's two event loops.
 
 asyncpg speaks asyncio, so it runs on its own asyncio event loop in one thread; each
 query is handed over with run_coroutine_threadsafe and the waiting Trio task is woken
 through its TrioToken (one wake-up per query). This measured best of the bridges
 (design.md: ~709 req/s and p99 53 ms at 8 clients, against ~446 req/s and p99 485 ms
 through trio-asyncio). `ops/bench` measures this module against a bare asyncpg loop.
+
+What Trio code calls (the Trio side), all of it on `Database`:
+- `fetch`, `fetchrow`, `fetchval`, `execute`: one named statement on the pool, one round trip;
+- `transaction(work, *args)`: several statements that commit together. `work(tx, *args)` is
+  database-side code (svc.core.sqlrun: it takes a `Tx` and awaits asyncpg only); it runs on
+  the loop thread and its result comes back to Trio;
+- `dedicated()`: a connection of one's own outside the pool (a LISTEN, the feed's
+  session-level lock, the hub's statements that must not queue behind requests), used the
+  same way (`fetch`, `fetchval`) and to `listen`;
+- `batched(...)`: one statement run once for every caller waiting (`Batched`).
+`run(work)` hands a plain pooled connection to asyncio code written against asyncpg itself
+(the CLI's `prepare_database`); service code uses `transaction`.
 
 Cancellation: a cancelled Trio task cancels the asyncio task, which makes asyncpg
 cancel the query and return the connection to the pool.
@@ -18,7 +30,7 @@ import logging
 import threading
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Awaitable, Callable, Hashable, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Concatenate, Hashable, ParamSpec, TypeVar
 
 import asyncpg
 import orjson
@@ -26,9 +38,11 @@ import trio
 
 from svc.core import metrics
 from svc.core.sqlfiles import Statement
+from svc.core.sqlrun import Tx, fetch_planned_anew
 
 log = logging.getLogger("svc.core.db")
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 # Session settings of the serving pool. No parallel workers: the API runs small statements, one
@@ -69,12 +83,6 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     statement saved. Nothing here sets session state on a pooled connection: LISTEN and the
     feed's session-level advisory lock live on `dedicated` connections outside the pool, and
     every other lock is transaction-level."""
-
-
-async def _fetch_planned_anew(conn: asyncpg.Connection, stmt: Statement, args: list[Any]) -> list[asyncpg.Record]:
-    """A statement prepared outside asyncpg's cache, so planned for these values (Statement.fresh_plan);
-    asyncpg closes it on the server once it is dropped."""
-    return await (await conn.prepare(stmt.sql)).fetch(*args)
 
 
 async def connect_asyncio(url: str) -> asyncpg.Connection:
@@ -136,7 +144,11 @@ class Database:
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
         if self._loop is None:
             raise DatabaseUnavailable("database is not open")
-        token = trio.lowlevel.current_trio_token()
+        try:
+            token = trio.lowlevel.current_trio_token()
+        except RuntimeError:  # awaited on the loop thread, by code given a Tx: say what to use there
+            raise RuntimeError("svc.core.db.Database is awaited from Trio only; database-side code (work given "
+                               "a Tx by Database.transaction) runs its statements on the Tx") from None
         done = trio.Event()
         handed = time.perf_counter()
 
@@ -167,8 +179,22 @@ class Database:
         except _UNAVAILABLE as exc:
             raise DatabaseUnavailable(str(exc) or type(exc).__name__) from exc
 
+    async def transaction(self, work: Callable[Concatenate[Tx, P], Awaitable[T]], *args: P.args,
+                          **kwargs: P.kwargs) -> T:
+        """`work(tx, *args, **kwargs)` on the database side, in one transaction on one pooled
+        connection: all of it commits or none of it. The one way for Trio code to run several
+        statements together; `work` awaits asyncpg only (svc.core.sqlrun)."""
+
+        async def in_tx(conn: asyncpg.Connection) -> T:
+            async with conn.transaction():
+                return await work(Tx(conn), *args, **kwargs)
+
+        return await self.run(in_tx)
+
     async def run(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        """Run `work(conn)` (an asyncio coroutine function) on one pooled connection."""
+        """`work(conn)` on one plain pooled connection, no transaction of ours around it: for
+        asyncio code written against asyncpg itself, which manages its own transactions (the
+        CLI's `prepare_database`: migrations, then the plans). Service code uses `transaction`."""
 
         async def job() -> T:
             assert self._pool is not None
@@ -177,20 +203,11 @@ class Database:
 
         return await self._call(job)
 
-    async def transaction(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        """Run `work(conn)` inside one transaction: all of it commits or none of it."""
-
-        async def in_tx(conn: asyncpg.Connection) -> T:
-            async with conn.transaction():
-                return await work(conn)
-
-        return await self.run(in_tx)
-
     # -- one statement, one round trip -----------------------------------------------
     async def fetch(self, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
         args = stmt.args(params)
         if stmt.fresh_plan:
-            return await self.run(lambda conn: _fetch_planned_anew(conn, stmt, args))
+            return await self.run(lambda conn: fetch_planned_anew(conn, stmt, args))
         return await self._call(lambda: self._pool.fetch(stmt.sql, *args))
 
     async def fetchrow(self, stmt: Statement, **params: Any) -> asyncpg.Record | None:
@@ -213,13 +230,13 @@ class Database:
 
     # -- a connection of one's own -------------------------------------------------------
     @asynccontextmanager
-    async def dedicated(self) -> AsyncIterator[asyncpg.Connection]:
+    async def dedicated(self) -> AsyncIterator[DedicatedConnection]:
         """A connection outside the pool, for as long as the block runs: for what must live
         longer than one query (a LISTEN, a session-level advisory lock) or must never queue
-        behind requests for the pool. Statements on it: `fetch_on`."""
+        behind requests for the pool. Used from Trio like the Database: `fetch`, `fetchval`."""
         conn = await self._call(lambda: connect_asyncio(self.url))
         try:
-            yield conn
+            yield DedicatedConnection(self, conn)
         finally:
             with trio.CancelScope(shield=True):
                 try:  # asyncpg's own timeout: a Trio one would fire early under a mock clock
@@ -235,13 +252,43 @@ class Database:
             got = self._batched[stmt.name] = Batched(self, stmt, params_of, alone)
         return got
 
-    async def fetch_on(self, conn: asyncpg.Connection | None, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
-        """One named statement on a `dedicated` connection; through the pool when `conn` is None
-        (the dedicated one is down)."""
-        if conn is None:
-            return await self.fetch(stmt, **params)
+
+class DedicatedConnection:
+    """A connection of one's own (Database.dedicated), used from Trio: one named statement at a
+    time, and LISTEN. Only one statement may run on it at once (asyncpg's rule for a connection):
+    a holder that shares it between tasks takes turns (svc_live.hub holds a lock)."""
+
+    def __init__(self, db: Database, conn: asyncpg.Connection) -> None:
+        self._db, self._conn = db, conn
+
+    def is_closed(self) -> bool:
+        return self._conn.is_closed()
+
+    async def fetch(self, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
         args = stmt.args(params)
-        return await self._call(lambda: conn.fetch(stmt.sql, *args))
+        return await self._db._call(lambda: self._conn.fetch(stmt.sql, *args))
+
+    async def fetchval(self, stmt: Statement, **params: Any) -> Any:
+        args = stmt.args(params)
+        return await self._db._call(lambda: self._conn.fetchval(stmt.sql, *args))
+
+    async def listen(self, channel: str, on_notify: Callable[[str], None], on_lost: Callable[[], None]) -> None:
+        """LISTEN on `channel` for as long as the connection lives. asyncpg calls its listeners on
+        the loop thread; each call is handed to the Trio run that called this (its TrioToken), so
+        `on_notify(payload)` and `on_lost()` run in Trio, synchronously, never on the loop thread."""
+        token = trio.lowlevel.current_trio_token()
+
+        def deliver(fn: Callable[..., None], *args: object) -> None:
+            try:
+                token.run_sync_soon(fn, *args)
+            except trio.RunFinishedError:  # the Trio run ended first: nobody is left to tell
+                pass
+
+        async def listen() -> None:
+            await self._conn.add_listener(channel, lambda _c, _pid, _ch, payload: deliver(on_notify, payload))
+            self._conn.add_termination_listener(lambda _c: deliver(on_lost))
+
+        await self._db._call(listen)
 
 
 class Batched:

@@ -1,6 +1,10 @@
 """The rating's daily history in PostgreSQL: rebuilt from every result at import (a full load
 and an increment alike), advanced a match at a time by the live feed.
 
+Database-side code written against a plain asyncpg connection (the importer's and the CLI's),
+which the live feed hands its transaction's connection (`Tx.connection`); the named statements
+run through a Tx around it.
+
 A rebuild rates the archive twice when the data shows a home edge: once without one, to fit
 the edge on the training seasons and test it on the held-out ones, and again with it. The
 model's description (settings, home edge and its test, the decider fit, the held-out
@@ -19,8 +23,8 @@ import asyncpg
 import attrs
 import cattrs
 
-from svc.core import sqlrun
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 from svc.rating.fit import fit_decider, fit_home_edge, scores
 from svc.rating.fitted import settings_for
 from svc.rating.model import Forecast, Ratings, Result, Settings, rated
@@ -132,23 +136,25 @@ async def rebuild(conn: asyncpg.Connection) -> Model:
 async def begin_rebuild(conn: asyncpg.Connection) -> asyncio.Future:
     """Reads the archive and starts rating it in a thread; the connection is free for other work
     (the other derived tables) until finish_rebuild writes the ratings."""
-    world = await sqlrun.fetchval(conn, Q.world.source) or "empty"
-    rows = await sqlrun.fetch(conn, Q.ratings.results)
+    tx = Tx(conn)
+    world = await tx.fetchval(Q.world.source) or "empty"
+    rows = await tx.fetch(Q.ratings.results)
     return asyncio.ensure_future(asyncio.to_thread(_rate, world, rows))
 
 
 async def finish_rebuild(conn: asyncpg.Connection, rating: asyncio.Future) -> Model:
     """Waits for the rating begun by begin_rebuild and replaces the rating tables with it."""
     model, days, matches, draws = await rating
-    await sqlrun.execute(conn, Q.ratings.clear)
-    async with sqlrun.indexes_built_after(conn, ["rating_days"]):
+    tx = Tx(conn)
+    await tx.execute(Q.ratings.clear)
+    async with tx.indexes_built_after(["rating_days"]):
         await conn.copy_records_to_table("rating_days", records=days,
                                          columns=["discipline", "player_id", "day", "rating", "variance", "matches",
                                                   "until"])
     await conn.copy_records_to_table("rating_firsts", records=firsts(days), columns=["discipline", "player_id", "day"])
     await conn.copy_records_to_table("rating_matches", columns=list(_MATCH_COLUMNS), records=matches)
     await conn.copy_records_to_table("rating_draws", columns=["draw", "level"], records=draws)
-    await sqlrun.execute(conn, Q.ratings.model_save, model=model.to_json())
+    await tx.execute(Q.ratings.model_save, model=model.to_json())
     return model
 
 
@@ -173,59 +179,60 @@ def _match_row(row: Any, f: Forecast) -> tuple:
             f.chance if row["winner"] == 1 else 1 - f.chance, row["outcome"] == "played")
 
 
-async def load_model(conn: asyncpg.Connection) -> Model | None:
-    text = await sqlrun.fetchval(conn, Q.ratings.model)
+async def load_model(tx: Tx) -> Model | None:
+    text = await tx.fetchval(Q.ratings.model)
     return Model.from_json(text) if text else None
 
 
-async def _seed(conn: asyncpg.Connection, ratings: Ratings, players: Iterable[str], day: dt.date) -> None:
+async def _seed(tx: Tx, ratings: Ratings, players: Iterable[str], day: dt.date) -> None:
     """Loads the players' standings at the start of `day` into `ratings`."""
-    ratings.load(await sqlrun.fetch(conn, Q.ratings.standings, players=sorted(set(players)), day=day))
+    ratings.load(await tx.fetch(Q.ratings.standings, players=sorted(set(players)), day=day))
 
 
 async def advance(conn: asyncpg.Connection, match_id: str) -> None:
     """Rates a match the live feed has just settled: its players' day is rated again with it,
     from the same start-of-day standings a rebuild would use, so both land on the same rows."""
-    row = await sqlrun.fetchrow(conn, Q.ratings.match, match_id=match_id)
+    tx = Tx(conn)
+    row = await tx.fetchrow(Q.ratings.match, match_id=match_id)
     if row is None or not rated(row["outcome"]):
         return
-    model = await load_model(conn)
+    model = await load_model(tx)
     if model is None:
         return
     day, discipline = row["day"], row["rated_as"]
     players = list(row["side1"]) + list(row["side2"])
-    todays = [r for r in await sqlrun.fetch(conn, Q.ratings.day_matches, rated_as=discipline, day=day,
-                                            players=players) if rated(r["outcome"])]
+    todays = [r for r in await tx.fetch(Q.ratings.day_matches, rated_as=discipline, day=day, players=players)
+              if rated(r["outcome"])]
     ratings = Ratings(model.settings)
     for draw in {r["draw"] for r in todays}:
-        level = await sqlrun.fetchval(conn, Q.ratings.draw_level, draw=draw)
+        level = await tx.fetchval(Q.ratings.draw_level, draw=draw)
         if level is None:
-            level = await _enter(conn, model.settings, draw)
+            level = await _enter(tx, model.settings, draw)
         ratings.entry[draw] = level
-    await _seed(conn, ratings, {p for r in todays for p in list(r["side1"]) + list(r["side2"])}, day)
+    await _seed(tx, ratings, {p for r in todays for p in list(r["side1"]) + list(r["side2"])}, day)
     forecasts = ratings.rate_day(day, [result_of(r) for r in todays])
     for r, f in zip(todays, forecasts):
         if r["id"] == match_id:
-            await sqlrun.execute(conn, Q.ratings.match_save, **dict(zip(_MATCH_COLUMNS, _match_row(r, f))))
+            await tx.execute(Q.ratings.match_save, **dict(zip(_MATCH_COLUMNS, _match_row(r, f))))
     standings = [(p, ratings.players[(p, discipline)]) for p in sorted(set(players))]
-    await sqlrun.execute(conn, Q.ratings.day_save, discipline=discipline, day=day,
-                         players=[p for p, _ in standings], ratings=[s.rating for _, s in standings],
-                         variances=[s.variance for _, s in standings], matches=[s.matches for _, s in standings])
+    await tx.execute(Q.ratings.day_save, discipline=discipline, day=day, players=[p for p, _ in standings],
+                     ratings=[s.rating for _, s in standings], variances=[s.variance for _, s in standings],
+                     matches=[s.matches for _, s in standings])
 
 
-async def _enter(conn: asyncpg.Connection, settings: Settings, draw: str) -> float:
+async def _enter(tx: Tx, settings: Settings, draw: str) -> float:
     """The level a newcomer enters a draw at, set once from its field at its first day."""
     tournament_id, discipline, *rest = draw.split(":")
     sport_class = rest[0] if rest else None
-    field = await sqlrun.fetchrow(conn, Q.ratings.draw_field, tournament_id=tournament_id, discipline=discipline,
-                                  sport_class=sport_class)
+    field = await tx.fetchrow(Q.ratings.draw_field, tournament_id=tournament_id, discipline=discipline,
+                              sport_class=sport_class)
     rated_as = rated_key(discipline, sport_class)
     ratings = Ratings(settings)
     if field and field["players"]:
-        await _seed(conn, ratings, field["players"], field["first_day"])
+        await _seed(tx, ratings, field["players"], field["first_day"])
         ratings.set_entry(draw, field["players"], rated_as, field["first_day"])
     else:
         ratings.set_entry(draw, (), rated_as, None)
     level = ratings.entry[draw]
-    await sqlrun.execute(conn, Q.ratings.draw_level_save, draw=draw, level=level)
+    await tx.execute(Q.ratings.draw_level_save, draw=draw, level=level)
     return level

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import asyncpg
 
-from svc.core import sqlrun
 from svc.core.progress import Progress
+from svc.core.sqlrun import Tx
 from svc.world.bundle import COLUMNS, TABLE_NAMES, BundleError, header_of, read_manifest
 
 
@@ -36,7 +36,7 @@ async def load_bundle(conn: asyncpg.Connection, path: Path, progress: Progress =
     async with conn.transaction():
         # CASCADE would reach only tables that reference these, which are all world tables.
         await conn.execute("TRUNCATE " + ", ".join(TABLE_NAMES) + " CASCADE")
-        async with sqlrun.indexes_built_after(conn, TABLE_NAMES):
+        async with Tx(conn).indexes_built_after(TABLE_NAMES):
             for table in TABLE_NAMES:  # FK-safe order
                 file, header = files[table]
                 await conn.copy_to_table(table, source=file, format="csv", header=True, columns=header)

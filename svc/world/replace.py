@@ -9,9 +9,9 @@ from pathlib import Path
 
 import asyncpg
 
-from svc.core import sqlrun
 from svc.core.progress import Progress
 from svc.core.sqlfiles import Q
+from svc.core.sqlrun import Tx
 from svc.world import derived as derive
 from svc.world.generate import generate_bundle
 from svc.world.load import load_bundle
@@ -39,7 +39,7 @@ async def generate_world(conn: asyncpg.Connection, *, scale: str, seed: int, as_
 
 
 async def world_is_empty(conn: asyncpg.Connection) -> bool:
-    return not await sqlrun.fetchval(conn, Q.world.has_matches)
+    return not await Tx(conn).fetchval(Q.world.has_matches)
 
 
 async def load_bwf_world(conn: asyncpg.Connection, *, source: Path | None = None,
@@ -56,4 +56,4 @@ async def world_source(conn: asyncpg.Connection) -> str | None:
     """What the loaded world is: `bwf` for the real one, else its scale; None when empty."""
     if await world_is_empty(conn):
         return None
-    return await sqlrun.fetchval(conn, Q.world.source)
+    return await Tx(conn).fetchval(Q.world.source)

@@ -134,6 +134,10 @@ class Calendar:
     def has_plan(self, ed_id: str) -> bool:
         return ed_id in self._plans
 
+    def planned(self, ed_id: str, match_id: str) -> Match | None:
+        """A match as the edition's timetable (made by `plan`) has it; None when it has no plan or no such match."""
+        return self._plans.get(ed_id, {}).get(match_id)
+
     def local_day(self, ed_id: str, at: dt.datetime) -> dt.date:
         ed = self.editions.get(ed_id)
         return (at + utc_offset(ed)).date() if ed is not None else at.date()
