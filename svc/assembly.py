@@ -2,13 +2,19 @@
 only modules that import every layer (docs/architecture.md).
 
 It registers every endpoint (the read API and the live hub's own two), adds the live pages
-and the webhooks section of the OpenAPI description, and names the components a serving
-worker runs beside the app.
+and the webhooks section of the OpenAPI description, and starts the components a worker runs
+beside the app (through the app's supervisor, svc.web.supervisor), giving each the options it
+takes from the worker's settings and handing its handle to whoever uses it: the live hub to
+the live endpoints; the tools, for their part, are handed the app.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from functools import partial
+from typing import Any, Callable, Sequence
+
+import attrs
+from quart_trio import QuartTrio
 
 import svc.api  # noqa: F401  (registers the read endpoints)
 import svc_live.endpoints  # noqa: F401  (registers /v1/live and /v1/live/stream)
@@ -18,34 +24,71 @@ from svc.core.settings import Settings
 from svc.tools.server import Mounted, serve_stdio
 from svc.web import app as web_app
 from svc.web.endpoint import REGISTRY
+from svc.web.supervisor import Run, supervisor_of
 from svc.world.feed import feed
 from svc_hooks import openapi as hooks_openapi
 from svc_hooks import scheduler
+from svc_hooks.addresses import Policy
+from svc_hooks.notify import Mailer
 from svc_live import components as live
 from svc_live.pages import register_pages
 
-Component = web_app.Component
 VERSION = "1.45"  # the interface's version (45 endpoints), reported to MCP clients
-hub_component: Component = live.hub  # every worker: streams, slots, fan-out
-feed_component: Component = feed.component  # every worker tries; the lock holder plays the world
-hooks_component: Component = scheduler.component  # every worker: webhook deliveries
+
+
+def _no_options(settings: Settings) -> dict[str, Any]:
+    return {}
+
+
+@attrs.frozen
+class Part:
+    """A component as this service runs it: the name /healthz shows, what runs (`async def
+    run(service, *, task_status, **options)`, calling task_status.started(handle)), the options
+    it takes from the worker's settings, and who is handed its handle each time it starts (given
+    the app and the handle)."""
+    name: str
+    run: Run
+    options: Callable[[Settings], dict[str, Any]] = _no_options
+    hand: Callable[[QuartTrio, Any], None] | None = None
+
+
+# every worker: streams, slots, fan-out; its live endpoints are handed the hub
+hub_component = Part("hub", live.hub, hand=live.serve_hub)
+# every worker tries; the lock holder plays the world (no one needs its handle but tests)
+feed_component = Part("feed", feed.component, options=lambda settings: {"speed": settings.live_speed})
+# every worker: webhook deliveries
+hooks_component = Part("scheduler", scheduler.component, options=lambda settings: {
+    "policy": Policy(allow_local=settings.hooks_allow_local),
+    "mailer": Mailer.from_url(settings.smtp_url, settings.smtp_from)})
 
 
 def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int = 8, db: Database | None = None,
-               components: Sequence[Component] = (), cache: bool = False, settings: Settings | None = None):
-    """The whole service's app; `components` run beside it (none: a plain read API)."""
-    return web_app.create_app(database_url, endpoints=REGISTRY, clock=clock, pool_size=pool_size, db=db,
-                              components=components, cache=cache, settings=settings, pages=[register_pages],
-                              webhooks=hooks_openapi.webhooks)
+               components: Sequence[Part | Run] = (), cache: bool = False,
+               settings: Settings | None = None) -> QuartTrio:
+    """The whole service's app; `components` run beside it (none: a plain read API). A bare `run`
+    (a test's own component) is named by its function and hands its handle to no one."""
+    settings = settings or Settings(database_url=database_url, pool_size=pool_size, cache=cache)
+    app = web_app.create_app(database_url, endpoints=REGISTRY, clock=clock, pool_size=pool_size, db=db,
+                             cache=cache, pages=[register_pages], webhooks=hooks_openapi.webhooks)
+    for component in components:
+        start_beside(app, component if isinstance(component, Part) else Part(component.__name__, component),
+                     settings)
+    return app
 
 
-def serving_app(settings: Settings):
+def start_beside(app: QuartTrio, part: Part, settings: Settings) -> None:
+    """Has `app` start `part` when it starts serving (before serving only)."""
+    hand = partial(part.hand, app) if part.hand is not None else None
+    supervisor_of(app).add(partial(part.run, **part.options(settings)), name=part.name, hand=hand)
+
+
+def serving_app(settings: Settings) -> Mounted:
     """What a worker of `serve` runs: the whole service's app with its components, and the
-    tools for AI assistants (MCP's streamable HTTP) at /mcp beside it."""
-    tools = Mounted(None, openapi_description, version=VERSION)
+    tools for AI assistants (MCP's streamable HTTP) at /mcp beside it, calling that app."""
     api = create_app(settings.database_url, pool_size=settings.pool_size, cache=settings.cache, settings=settings,
-                     components=[*serving_components(settings), tools.component])
-    tools.api = api
+                     components=serving_components(settings))
+    tools = Mounted(api, openapi_description, version=VERSION)
+    start_beside(api, Part("mcp", tools.component), settings)  # its sessions start and stop with the app
     return tools
 
 
@@ -68,12 +111,12 @@ async def serve_tools_stdio(database_url: str, settings: Settings, key: str | No
 async def before_stop(app: Mounted, *, within_s: float) -> None:
     """A serving worker is about to stop: its live streams end with their goodbye first (within
     `within_s`), while the server still runs to send them."""
-    hub = web_app.service_of(app.api).hub
+    hub = live.hub_of(app.api)
     if hub is not None:
         await hub.end_streams(within_s)
 
 
-def serving_components(settings: Settings) -> list[Component]:
+def serving_components(settings: Settings) -> list[Part]:
     """What a worker of `serve` runs: the hub always, the feed and the scheduler unless turned off."""
     components = [hub_component]
     if settings.live_feed:

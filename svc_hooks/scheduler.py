@@ -197,10 +197,9 @@ class Scheduler:
             self.observer.changed(self._busy, self._asleep_until, self._wake.is_set())
 
 
-async def component(service: Service, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """The scheduler in the app's nursery (svc.web.app.Component), as service.hooks."""
-    settings = service.settings
-    scheduler = Scheduler(service.db, service.clock, policy=Policy(allow_local=settings.hooks_allow_local),
-                          mailer=Mailer.from_url(settings.smtp_url, settings.smtp_from))
-    service.hooks = scheduler
-    await scheduler.run(task_status=task_status)
+async def component(service: Service, *, policy: Policy | None = None, mailer: Mailer | None = None,
+                    task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """The scheduler as a component of the app (svc.web.supervisor), on the worker's pool and
+    clock, with the address policy and the mailer of the worker's settings (given by
+    svc.assembly). Its handle is the Scheduler."""
+    await Scheduler(service.db, service.clock, policy=policy, mailer=mailer).run(task_status=task_status)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime as dt
 
 import attrs
-from quart import request
+from quart import current_app, request
 
 from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.live_records import LiveMatch, live_from_row
 from svc.web.params import discipline_param
+from svc_live.components import hub_of
 from svc_live.stream import open_stream
 
 STREAM_DOC = (
@@ -60,8 +61,9 @@ def _utc(at: dt.datetime) -> str:
 @endpoint("/v1/live/stream", plan="live", summary="Live scores as Server-Sent Events", params=LiveParams,
           returns=LiveMatch, many=True, description=STREAM_DOC, media_type="text/event-stream")
 async def live_stream(call: Call):
-    hub, slots = call.service.hub, call.service.slots
-    if hub is None or slots is None:  # this process runs without the hub (a test app, a tool)
+    hub = hub_of(current_app)  # handed over by svc.assembly each time the hub starts
+    if hub is None:  # this process runs without the hub (a test app, a tool)
         raise ApiError("unavailable", "the live stream is not running in this process; retry shortly",
                        headers={"Retry-After": "2"})
-    return await open_stream(hub, slots, call.caller.key_id, call.p.discipline, request.headers.get("Last-Event-ID"))
+    return await open_stream(hub, hub.slots, call.db, call.caller.key_id, call.p.discipline,
+                             request.headers.get("Last-Event-ID"))

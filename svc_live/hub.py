@@ -7,6 +7,10 @@ The hub's own statements (reading the log, renewing its streams' slot leases) ru
 LISTEN connection, not the pool: when thousands of clients connect at once, their requests
 queue for pooled connections, and a renewal waiting behind them would let leases lapse
 (measured: 1,065 of 10,000 streams ended that way) and a change wait behind them too.
+
+A stream (svc_live.stream) uses the hub through a small API only: subscribe/unsubscribe, its
+first messages (in_play), its slot's lease (keep_lease, give_back_lease, release, release_soon)
+and the clock (now); the hub calls back only what the stream handed it (on_end, on_lost).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 from svc.web.live_records import live_json
 from svc_live import sse
-from svc_live.slots import RENEW_S, Slots
+from svc_live.slots import LEASE_S, RENEW_S, Slots
 
 log = logging.getLogger("svc_live.hub")
 T = TypeVar("T")
@@ -79,15 +83,24 @@ class Subscriber:
         return self.discipline is None or self.discipline == change.discipline
 
 
+@attrs.frozen
+class Lease:
+    """A stream's hold on one of its key's slots (svc_live.slots): the row it claimed, by the
+    holder's name."""
+    key_id: int
+    slot: int
+    holder: str
+
+
 class Hub:
     def __init__(self, db: Database, clock: Clock, slots: Slots | None = None) -> None:
         self.db = db
         self.clock = clock
         self.slots = slots or Slots(db, clock)
-        self.leases: dict[str, Callable[[], None]] = {}  # holder -> what to do when its lease was lost
+        self._leases: dict[str, Callable[[], None]] = {}  # holder -> what to do when its lease was lost
         self.last_seq = 0
         self.subscribers: set[Subscriber] = set()
-        self.nursery: trio.Nursery | None = None  # where slots of dropped streams are released
+        self._nursery: trio.Nursery | None = None  # where slots of ended streams are released, while it runs
         self.dropped = 0  # subscribers dropped for falling behind (for logs and tests)
         self.closing = False  # the worker is stopping: no new stream
         self.streams_open = 0  # stream bodies running (svc_live.stream), their goodbye not yet sent
@@ -164,6 +177,39 @@ class Hub:
         self.recent.append(change)
         self.last_seq = max(self.last_seq, change.seq)
 
+    # -- what a stream holds: its slot's lease -------------------------------------------
+    def keep_lease(self, lease: Lease, on_lost: Callable[[], None]) -> None:
+        """Renew `lease` with every other lease of this worker's streams (one statement every
+        RENEW_S) until it is given back; `on_lost` runs (at once, in the hub's task) if another
+        stream was found holding the slot, which is then no longer renewed."""
+        self._leases[lease.holder] = on_lost
+
+    def give_back_lease(self, lease: Lease) -> None:
+        """Renew `lease` no more: its stream is ending (its slot is released apart)."""
+        self._leases.pop(lease.holder, None)
+
+    def release_soon(self, lease: Lease) -> bool:
+        """Release the lease's slot in the hub's own nursery, without waiting: for a stream the hub
+        ended, whose body may be waiting on a client that stopped reading, so that the client may
+        reconnect at once. False when the hub runs no more (the stream releases it itself)."""
+        if self._nursery is None:
+            return False
+        self._nursery.start_soon(self.release, lease)
+        return True
+
+    async def release(self, lease: Lease) -> None:
+        """Release the lease's slot, shielded (the stream releasing it may be cancelled). A failure
+        is only logged: the lease expires by itself within LEASE_S."""
+        with trio.CancelScope(shield=True):
+            try:
+                await self.slots.release(lease.key_id, lease.slot, lease.holder)
+            except Exception as exc:
+                log.warning("could not release a stream slot (%r); it frees itself within %d s", exc, LEASE_S)
+
+    def now(self) -> dt.datetime:
+        """The service clock's time, as a stream tells it (heartbeats, the replay window)."""
+        return self.clock.now()
+
     # -- a new stream's first messages ----------------------------------------------------
     def _fresh(self, snap: Snapshot | None) -> bool:
         return (snap is not None and trio.current_time() - snap.taken < SNAPSHOT_S
@@ -208,7 +254,7 @@ class Hub:
         a stream whose lease was lost (it expired and another stream took the slot) ends."""
         while True:
             await trio.sleep(RENEW_S)
-            holders = list(self.leases)
+            holders = list(self._leases)
             if not holders:
                 continue
             try:
@@ -219,9 +265,9 @@ class Hub:
                 log.warning("could not renew stream leases (%s); retrying", exc)
                 continue
             for holder in holders:
-                if holder not in kept and holder in self.leases:
+                if holder not in kept and holder in self._leases:
                     log.warning("a stream lost its slot lease; ending it")
-                    self.leases.pop(holder)()
+                    self._leases.pop(holder)()
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         try:
@@ -229,14 +275,14 @@ class Hub:
         finally:
             # The streams end with the hub (it is restarted afresh, or the worker stops): each
             # inbox closed, each body says goodbye and gives its slot back.
-            self.nursery = None
+            self._nursery = None
             for sub in list(self.subscribers):
                 self._end(sub, "shutdown")
 
     async def _run(self, task_status) -> None:
         started = False
         async with trio.open_nursery() as nursery:
-            self.nursery = nursery
+            self._nursery = nursery
             nursery.start_soon(self._renew_leases)
             while True:
                 try:

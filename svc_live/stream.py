@@ -2,18 +2,21 @@
 
 The response body is the whole session: one async generator, run by the request's own task,
 that waits for the next change or the next heartbeat, whichever comes first, and yields it.
-No task, nursery or channel of its own (each cost memory and collector work per stream:
-before, four tasks per stream were 40 % of its memory, ops/bench/layers.py). It ends after
+No task, nursery or channel of its own (each costs memory and collector work per stream, as
+ops/bench/layers.py measures). It ends after
 ~5 minutes, when the hub drops it (fell behind, or the slot's lease was lost: the hub closes
 its inbox), or when the client goes away (Quart cancels the body). The slot is released
 before the goodbye is sent, so a client may reconnect at once, and even when the goodbye
 waits on a client that stopped reading.
+
+What the stream holds it holds through the hub's API: its subscription (the hub ends it by
+`on_end`), its slot's lease (renewed by the hub, `on_lost` when another stream took it) and the
+slot's release (in the hub's nursery when the hub ended the stream).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from typing import AsyncIterator
 
 import orjson
@@ -22,12 +25,11 @@ from quart import Response
 
 from svc.changelog import changes
 from svc.core import metrics
+from svc.core.db import Database
 from svc.core.errors import ApiError
 from svc_live import sse
-from svc_live.hub import Change, Hub, Subscriber
-from svc_live.slots import LEASE_S, Slots, new_holder
-
-log = logging.getLogger("svc_live.stream")
+from svc_live.hub import Change, Hub, Lease, Subscriber
+from svc_live.slots import Slots, new_holder
 
 STREAM_S = 300      # interface.md: a connection lasts about 5 minutes and counts as one call
 HEARTBEAT_S = 15    # interface.md: a heartbeat every 15 seconds
@@ -42,26 +44,26 @@ def _last_event_id(raw: str | None) -> int | None:
     return int(raw.strip())
 
 
-async def _missed(hub: Hub, discipline: str | None, after: int | None, upto: int) -> list[bytes] | None:
+async def _missed(db: Database, hub: Hub, discipline: str | None, after: int | None,
+                  upto: int) -> list[bytes] | None:
     """The changes after `after` up to `upto`, when the replay window still holds them all."""
     if after is None or after > upto:
         return None
     if after == upto:
         return []
-    since = hub.clock.now() - dt.timedelta(seconds=REPLAY_S)
-    oldest = await changes.oldest_after(hub.db, after)
+    since = hub.now() - dt.timedelta(seconds=REPLAY_S)
+    oldest = await changes.oldest_after(db, after)
     if oldest is None or oldest < since:
         return None
-    rows = await changes.replay(hub.db, after=after, upto=upto, discipline=discipline, limit=REPLAY_MAX + 1)
+    rows = await changes.replay(db, after=after, upto=upto, discipline=discipline, limit=REPLAY_MAX + 1)
     if len(rows) > REPLAY_MAX:
         return None
     return [sse.message("match", r["data"], r["seq"]) for r in rows]
 
 
 class Session:
-    def __init__(self, hub: Hub, slots: Slots, key_id: int, slot: int, holder: str) -> None:
-        self.hub, self.slots = hub, slots
-        self.key_id, self.slot, self.holder = key_id, slot, holder
+    def __init__(self, hub: Hub, lease: Lease) -> None:
+        self.hub, self.lease = hub, lease
         self.sub: Subscriber | None = None
         self.end_reason = "time"
         self.released = False
@@ -70,7 +72,9 @@ class Session:
         """The hub ended the subscriber (it fell behind, or the worker stops) and closed its inbox.
         The slot is released now: the body may be waiting on a client that stopped reading."""
         self.end_reason = reason
-        self._let_go()
+        self.hub.give_back_lease(self.lease)
+        if not self.released:
+            self.released = self.hub.release_soon(self.lease)
 
     def lease_lost(self) -> None:
         """The hub found the slot's lease taken over: the stream ends (the slot is no longer ours; the
@@ -79,34 +83,21 @@ class Session:
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
 
-    def _let_go(self) -> None:
-        self.hub.leases.pop(self.holder, None)
-        if not self.released and self.hub.nursery is not None:
-            self.released = True
-            self.hub.nursery.start_soon(self._release)
-
-    async def _release(self) -> None:
-        with trio.CancelScope(shield=True):
-            try:
-                await self.slots.release(self.key_id, self.slot, self.holder)
-            except Exception as exc:  # the lease expires by itself within LEASE_S
-                log.warning("could not release a stream slot (%r); it frees itself within %d s", exc, LEASE_S)
-
     async def _end(self) -> None:
         """Everything the stream held, given back (the slot last, shielded: the body may be cancelled)."""
         metrics.STREAMS.dec()
-        self.hub.leases.pop(self.holder, None)
+        self.hub.give_back_lease(self.lease)
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
         if not self.released:
             self.released = True
-            await self._release()
+            await self.hub.release(self.lease)
 
     async def body(self, first: list[bytes]) -> AsyncIterator[bytes]:
         # The lease is renewed from the first byte on; a body never started (the client left at
         # once) is never renewed and its slot frees itself within LEASE_S.
         metrics.STREAMS.inc()
-        self.hub.leases[self.holder] = self.lease_lost
+        self.hub.keep_lease(self.lease, self.lease_lost)
         self.hub.stream_opened()
         ended = False
         try:
@@ -130,7 +121,7 @@ class Session:
                     break
                 else:
                     beat_at += HEARTBEAT_S
-                    at = orjson.dumps({"at": self.hub.clock.now().isoformat().replace("+00:00", "Z")}).decode()
+                    at = orjson.dumps({"at": self.hub.now().isoformat().replace("+00:00", "Z")}).decode()
                     yield sse.message("heartbeat", at)
             ended = True
             await self._end()
@@ -144,19 +135,20 @@ class Session:
         return sse.message("end", orjson.dumps({"reason": self.end_reason, "reconnect_after_ms": sse.RETRY_MS}).decode())
 
 
-async def open_stream(hub: Hub, slots: Slots, key_id: int, discipline: str | None,
+async def open_stream(hub: Hub, slots: Slots, db: Database, key_id: int, discipline: str | None,
                       last_event_id: str | None) -> Response:
-    """The streaming response, or ApiError too_many_streams (429) when both slots are held."""
+    """The streaming response, or ApiError too_many_streams (429) when both slots are held. The
+    replay of what a reconnecting client missed is read through `db` (the request's pool)."""
     holder = new_holder()
     slot = await slots.claim(key_id, holder)
     if slot is None:
         wait = await slots.retry_after(key_id)
         raise ApiError("too_many_streams", "two live streams are already open on this key; close one or retry "
                        f"after {wait} s", headers={"Retry-After": str(wait)})
-    session = Session(hub, slots, key_id, slot, holder)
+    session = Session(hub, Lease(key_id, slot, holder))
     try:
         session.sub, upto = hub.subscribe(discipline, session.ended)
-        missed = await _missed(hub, discipline, _last_event_id(last_event_id), upto)
+        missed = await _missed(db, hub, discipline, _last_event_id(last_event_id), upto)
         first = missed if missed is not None else await hub.in_play(discipline, upto)
     except BaseException:
         if session.sub is not None:

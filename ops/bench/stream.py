@@ -43,10 +43,9 @@ import tempfile
 import time
 
 if os.environ.get("BENCH_STREAM_APP") == "1":  # imported by Hypercorn in the server process
-    from svc.assembly import create_app
-    from svc_live.components import hub
+    from svc.assembly import create_app, hub_component
 
-    app = create_app(os.environ["DATABASE_URL"], pool_size=8, components=[hub])
+    app = create_app(os.environ["DATABASE_URL"], pool_size=8, components=[hub_component])
     if os.environ.get("BENCH_HEAP") != "default":  # --heap default: CPython's collector settings, to compare
         from svc.core import heap
 

@@ -16,7 +16,8 @@ from svc.core.errors import invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import Paging, discipline_param, param, path_id
+from svc.web.paging import Paging
+from svc.web.params import discipline_param, param, path_id
 from svc.web.records import Event, event_from_row
 
 

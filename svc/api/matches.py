@@ -8,7 +8,8 @@ from svc.api.reference import SLUG, check_series
 from svc.core.errors import invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import ROUND_CODES, Paging, discipline_param, param, path_id, year_param
+from svc.web.paging import Paging
+from svc.web.params import ROUND_CODES, discipline_param, param, path_id, year_param
 from svc.web.records import DrawMatch, draw_match_from_row
 
 # Up to this many editions (a year's, a tournament's) a page is taken by sorting their matches

@@ -17,7 +17,8 @@ from svc.core.errors import invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import IOC_CODE, Paging, param
+from svc.web.paging import Paging
+from svc.web.params import IOC_CODE, param
 from svc.web.records import PlayerRef, TournamentRef, VenueRef
 
 ELEVATION_DOC = ("metres above sea level: the hall's own where recorded, else its host city's; "

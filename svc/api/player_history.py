@@ -14,7 +14,8 @@ from svc.api.players import PlayerPath, Result, player_ref, player_refs, rate, r
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import DISCIPLINES, ROUND_CODES, Paging, check_range, discipline_param, param, path_id, year_param
+from svc.web.paging import Paging
+from svc.web.params import DISCIPLINES, ROUND_CODES, check_range, discipline_param, param, path_id, year_param
 from svc.web.records import Discipline, DrawMatch, PlayerRef, TournamentRef, draw_match_from_row, told_from
 
 OPPONENTS_LIMIT = 20  # interface.md: opponents limit 1 to 100, default 20

@@ -19,7 +19,8 @@ from svc.core.errors import not_found
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import IOC_CODE, Paging, discipline_param, param, path_id
+from svc.web.paging import Paging
+from svc.web.params import IOC_CODE, discipline_param, param, path_id
 from svc.web.records import Discipline, PlayerRef
 
 Result = Literal["W", "L"]

@@ -16,7 +16,8 @@ from svc.core.errors import invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import Paging, discipline_param, param
+from svc.web.paging import Paging
+from svc.web.params import discipline_param, param
 from svc.web.records import Discipline, PlayerRef
 
 # interface.md: ranking lists are served back to 2013 (weekly top lists before September 2026).

@@ -19,7 +19,8 @@ from svc.rating.history import Model
 from svc.rating.model import variance_on
 from svc.web.convert import doc
 from svc.web.endpoint import Call, Page, endpoint
-from svc.web.params import Paging, class_variants, discipline_param, param, sport_class_param
+from svc.web.paging import Paging
+from svc.web.params import class_variants, discipline_param, param, sport_class_param
 from svc.web.records import Discipline, PlayerRef
 
 ACTIVE_DAYS = 365

@@ -16,7 +16,8 @@ from svc.core.errors import invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
-from svc.web.params import (DISCIPLINES, LEVELS, ROUND_CODES, Paging, class_variants, discipline_param, param, path_id,
+from svc.web.paging import Paging
+from svc.web.params import (DISCIPLINES, LEVELS, ROUND_CODES, class_variants, discipline_param, param, path_id,
                             sport_class_param, year_param)
 from svc.web.records import DrawMatch, PlayerRef, VenueRef, draw_match_from_row
 

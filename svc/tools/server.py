@@ -96,8 +96,9 @@ def _error(body: dict[str, Any]) -> types.CallToolResult:
 # -- streamable HTTP, in the API's process -------------------------------------------------
 
 class Mounted:
-    """The API app with MCP's streamable HTTP at /mcp. Its session manager runs as a component
-    of the API app (`component`), started and stopped with it."""
+    """The API app with MCP's streamable HTTP at /mcp, its tools calling that app. Its session
+    manager runs as a component of the API app (`component`, which svc.assembly starts beside
+    it), started and stopped with it."""
 
     def __init__(self, api: ASGIApp, description: Callable[[], dict[str, Any]], version: str = "") -> None:
         self.api = api
@@ -106,6 +107,8 @@ class Mounted:
         self.manager: StreamableHTTPSessionManager | None = None
 
     async def component(self, service: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """The session manager for the app's lifetime (`service`, the app's, is not needed: the
+        tools reach the app over ASGI, as a client would)."""
         server = build(self.api, self._description(), REQUEST_KEY.get, self._version)
         # a new manager each start: one can run only once (a restarted component makes another)
         manager = StreamableHTTPSessionManager(app=server, json_response=True, stateless=True)
@@ -116,8 +119,6 @@ class Mounted:
                 await trio.sleep_forever()
             finally:
                 self.manager = None
-
-    component.__name__ = "mcp"  # type: ignore[attr-defined]
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         path = scope.get("path", "")

@@ -1,4 +1,6 @@
-"""HTTP without the resources: the app factory and the path of a request (app), endpoint
-declarations (endpoint), parameters (params), records and their converter (records,
-live_records, convert), the OpenAPI description (openapi), /docs (docs), the answer cache
-(cache) and the per-process state handlers see (service)."""
+"""HTTP without the resources: the app put together (app), the path of one request (pipeline),
+paging (paging), what no endpoint answers (refusals), CORS (cors), /healthz (health), JSON
+answers (responses), the components beside the app (supervisor), endpoint declarations
+(endpoint), parameters (params), records and their converter (records, live_records, convert),
+the OpenAPI description (openapi), /docs (docs), the answer cache (cache), the connection's end
+(connection) and what every request of a worker shares (service)."""

@@ -1,32 +1,21 @@
-"""Endpoint declarations: path, plan, parameters, record type, handler.
+"""Endpoint declarations: path, plan, parameters, record type, handler; and the Call a handler
+is given.
 
 Routing, validation, the OpenAPI description and the docs all read this registry.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable
 
 import attrs
-import orjson
 
 from svc.access.caller import Caller
 from svc.access.plans import PLANS, Plan
 from svc.core.clock import Clock
 from svc.core.db import Database
-from svc.core.errors import bad_request, invalid
-from svc.web.params import PAGING_NAMES, NoParams, Paging
-from svc.web.service import Service
-
-
-@attrs.frozen
-class Page:
-    """What a paged handler returns: one page of items and the size of the whole list."""
-    items: list[Any]
-    total: int
-    meta: dict[str, Any] = attrs.field(factory=dict)
+from svc.web.paging import Page, Paging, page_of
+from svc.web.params import NoParams
 
 
 @attrs.frozen
@@ -43,8 +32,7 @@ class Call:
     db: Database
     clock: Clock
     caller: Caller  # key, account, plan, counters
-    service: Service  # the process's pool, clock, settings and running components
-    offset: int = 0
+    offset: int = 0  # the page asked for (svc.web.paging.Window), on paged endpoints
     limit: int = 50
 
     @property
@@ -58,13 +46,8 @@ class Call:
 
     def page(self, rows: list[Any], shape: Callable[[Any], Any], meta: dict[str, Any] | None = None,
              total: int | None = None) -> Page:
-        """A Page from rows of a statement that selects `total` (the size of the whole list)
-        beside each row of the page asked for, or of one whose `total` was counted apart."""
-        if not rows and self.offset > 0:
-            raise invalid("parameter `page` (or `cursor`) is past the last page")
-        if total is None:
-            total = rows[0]["total"] if rows else 0
-        return Page([shape(r) for r in rows], total, meta or {})
+        """This call's page from its rows (svc.web.paging.page_of)."""
+        return page_of(rows, shape, self.offset, meta, total)
 
 
 Handler = Callable[[Call], Awaitable[Answer | Page]]
@@ -120,50 +103,3 @@ def endpoint(path: str, *, plan: str, summary: str, returns: Any, many: bool = F
         return handler
 
     return register
-
-
-# -- cursors ---------------------------------------------------------------------
-# A cursor is the offset of the next page plus a fingerprint of the query it belongs to,
-# so a cursor used with other filters is refused instead of silently paging another list.
-
-def fingerprint(path: str, query: Mapping[str, list[str]]) -> str:
-    stable = sorted((k, v) for k, vs in query.items() if k not in PAGING_NAMES for v in vs)
-    return hashlib.sha256(orjson.dumps([path, stable])).hexdigest()[:12]
-
-
-def encode_cursor(offset: int, fp: str) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps({"o": offset, "f": fp})).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str, fp: str) -> int:
-    try:
-        raw = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        offset, their_fp = raw["o"], raw["f"]
-        if not isinstance(offset, int) or offset < 0 or not isinstance(their_fp, str):
-            raise ValueError
-    except (ValueError, TypeError, KeyError, orjson.JSONDecodeError):
-        raise bad_request("parameter `cursor` is not one this service made; pass meta.next_cursor unchanged") from None
-    if their_fp != fp:
-        raise bad_request("parameter `cursor` belongs to a list with other filters; keep the same parameters while paging")
-    return offset
-
-
-def page_window(p: Paging, fp: str) -> tuple[int, int]:
-    offset = decode_cursor(p.cursor, fp) if p.cursor else (p.page - 1) * p.per_page
-    return offset, p.per_page
-
-
-def page_meta(page: Page, offset: int, per_page: int, fp: str) -> dict[str, Any]:
-    if offset >= page.total and offset > 0:
-        raise invalid(f"parameter `page` is past the last page ({max(1, -(-page.total // per_page))})")
-    meta: dict[str, Any] = {
-        "page": offset // per_page + 1,
-        "per_page": per_page,
-        "total": page.total,
-        "pages": -(-page.total // per_page),
-    }
-    nxt = offset + len(page.items)
-    # interface.md: next_cursor is "absent or empty" on the last page; empty keeps the member there
-    meta["next_cursor"] = encode_cursor(nxt, fp) if nxt < page.total else ""
-    meta.update(page.meta)
-    return meta

@@ -2,7 +2,9 @@
 
 The same declarations validate requests (400 for what cannot be read, 422 for a
 well-formed value that is not acceptable, always naming the parameter) and produce
-the OpenAPI parameter objects, so the description cannot drift from the checks.
+the OpenAPI parameter objects, so the description cannot drift from the checks. The
+parameters every list takes (page, per_page, cursor) are declared with the rest of paging
+(svc.web.paging).
 """
 
 from __future__ import annotations
@@ -78,16 +80,6 @@ def year_param(doc: str, **info: Any) -> Any:
 @attrs.frozen
 class NoParams:
     pass
-
-
-@attrs.frozen
-class Paging:
-    page: int = param("Page number, from 1. Ignored when `cursor` is given.", default=1, minimum=1, maximum=1_000_000)
-    per_page: int = param("Items per page.", default=50, minimum=1, maximum=200)
-    cursor: str | None = param("Opaque cursor: `meta.next_cursor` of the previous page. Takes precedence over `page`.")
-
-
-PAGING_NAMES = frozenset(f.name for f in attrs.fields(Paging))
 
 
 def _base_type(tp: Any) -> tuple[Any, bool]:

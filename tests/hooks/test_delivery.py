@@ -400,6 +400,7 @@ async def test_a_worker_killed_mid_delivery_is_taken_over_after_its_lease(db, db
 
 async def test_component_starts_in_the_app_and_is_reachable(db_url):
     from svc.assembly import create_app
+    from svc.web.supervisor import supervisor_of
     from svc_hooks.scheduler import component
 
     scope = trio.CancelScope()
@@ -410,7 +411,7 @@ async def test_component_starts_in_the_app_and_is_reachable(db_url):
 
     app = create_app(db_url, clock=Clock(start=NOON), pool_size=2, components=[stoppable])
     async with app.test_app():
-        scheduler = app.extensions["svc"].hooks
+        scheduler = supervisor_of(app).handle("stoppable")
         assert isinstance(scheduler, Scheduler)
         scheduler.observer = watch = SchedulerWatch()
         scheduler.wake()

@@ -16,6 +16,7 @@ from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
 from svc_live import hub as hub_mod
+from svc_live.components import hub_of
 from svc_live import slots as slots_mod
 
 
@@ -114,7 +115,7 @@ async def test_slow_reader_is_dropped_and_the_fast_one_gets_everything(db_url, m
     key = make_key(db_url, "live")
     ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
     async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
-        hub = app.extensions["svc"].hub
+        hub = hub_of(app)
         fast = Reader()
         async with trio.open_nursery() as n:
             n.start_soon(fast.run, client, key)

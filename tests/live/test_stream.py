@@ -16,6 +16,7 @@ from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
 from svc_live import stream as stream_mod
+from svc_live.components import hub_of
 
 
 @pytest.fixture
@@ -134,7 +135,7 @@ async def test_a_stopping_hub_ends_its_streams_and_refuses_new_ones_uncounted(li
     async with trio.open_nursery() as n:
         n.start_soon(reader.run, client, key)
         await reader.opened.wait()
-        await app.extensions["svc"].hub.end_streams(within_s=5)
+        await hub_of(app).end_streams(within_s=5)
         with trio.fail_after(1):  # end_streams returned once the goodbye was sent
             await reader.closed.wait()
     assert reader.events[-1][1].event == "end" and reader.events[-1][1].json()["reason"] == "shutdown"

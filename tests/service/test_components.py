@@ -9,7 +9,7 @@ from conftest import NOON
 
 from svc.core.clock import Clock
 from svc.testing.live import running_app
-from svc.web import app as web_app
+from svc.web import supervisor
 
 
 async def test_a_failed_component_is_started_again_and_health_says_so(db_url, mock_clock):
@@ -35,6 +35,6 @@ async def test_a_failed_component_is_started_again_and_health_says_so(db_url, mo
         assert len(starts) == 3
         # the back-off doubles while it keeps failing young: 1 s, then 2 s
         gaps = [round(b - a, 1) for a, b in zip(starts, starts[1:])]
-        assert gaps == [5 + web_app.COMPONENT_BACKOFF_S[0], 5 + 2 * web_app.COMPONENT_BACKOFF_S[0]]
+        assert gaps == [5 + supervisor.BACKOFF_S[0], 5 + 2 * supervisor.BACKOFF_S[0]]
         assert (await client.get("/healthz")).status_code == 200
 

@@ -11,13 +11,14 @@ from conftest import NOON, make_key, sql
 from svc.assembly import feed_component, hub_component
 from svc.core.clock import Clock
 from svc.testing.live import Reader, running_app
+from svc.web.supervisor import supervisor_of
 from svc.world.feed import feed as feed_mod
 
 
 async def host(db_url, clock, mock_clock, stop: trio.Event, *, task_status=trio.TASK_STATUS_IGNORED):
     """One "server" with the feed component, until `stop` is set."""
     async with running_app(db_url, clock, [feed_component], mock_clock=mock_clock) as (app, _):
-        task_status.started(app.extensions["svc"].feed)
+        task_status.started(supervisor_of(app).handle("feed"))
         await stop.wait()
 
 
@@ -45,7 +46,7 @@ async def test_late_start_catches_up_then_streams_changes(db_url, mock_clock, mo
     key = make_key(db_url, "live")
     async with running_app(db_url, Clock(start=late), [hub_component, feed_component],
                            mock_clock=mock_clock) as (app, client):
-        feed = app.extensions["svc"].feed
+        feed = supervisor_of(app).handle("feed")
         with trio.fail_after(120):
             while feed.position is None or feed.position < late:
                 await trio.sleep(1)

@@ -13,6 +13,7 @@ from svc.__main__ import _moment
 from svc.assembly import feed_component
 from svc.core.clock import Clock
 from svc.testing.live import running_app
+from svc.web.supervisor import supervisor_of
 from svc.world.bundle import read_manifest
 from svc.world.feed.feed import world_now
 from svc.world.generate import generate_bundle
@@ -50,7 +51,7 @@ async def test_a_feed_started_before_the_worlds_now_waits_for_the_clock(db_url, 
     clock.now()  # anchored now: the feed's start-up (threads let the mock clock jump) counts from here
     changes_before = sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"]
     async with running_app(db_url, clock, [feed_component], mock_clock=mock_clock) as (app, _):
-        feed = app.extensions["svc"].feed
+        feed = supervisor_of(app).handle("feed")
         while clock.now() < NOON - dt.timedelta(minutes=5):  # until just before the world's now
             await trio.sleep(60)
             assert feed.position is None or feed.position <= clock.now()

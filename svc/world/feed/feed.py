@@ -218,9 +218,8 @@ class Feed:
             cal.plan(tournament_id, [(r["discipline"], r["sport_class"], r["size"]) for r in sizes])
 
 
-async def component(service: Service, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """The feed as a component of the app (svc.web.app.Component), as service.feed: every
-    worker runs one; the one holding the feed's advisory lock plays the world."""
-    the_feed = Feed(service.db, service.clock, speed=service.settings.live_speed)
-    service.feed = the_feed
-    await the_feed.run(task_status=task_status)
+async def component(service: Service, *, speed: float = 1.0, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """The feed as a component of the app (svc.web.supervisor), on the worker's pool and clock:
+    every worker runs one; the one holding the feed's advisory lock plays the world, `speed`
+    seconds of play a second (SVC_LIVE_SPEED, given by svc.assembly). Its handle is the Feed."""
+    await Feed(service.db, service.clock, speed=speed).run(task_status=task_status)

@@ -1,0 +1,168 @@
+"""The path of one request to an endpoint, in the order it is walked:
+
+key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (one
+statement: key, plan, limits, counting) -> the answer cache -> the handler (named SQL through
+svc.core.db) -> the answer shaped as JSON bytes {data, meta}, with X-RateLimit-* and
+X-Quota-Remaining -> on an error after counting, the call taken back -> one access log line.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Awaitable, Callable
+
+import trio
+from quart import Response, request
+
+from svc.access.caller import Caller, authorize, header_key, key_from_headers, refund
+from svc.core import metrics
+from svc.core.db import DatabaseUnavailable
+from svc.core.errors import ApiError
+from svc.core.sqlfiles import Q
+from svc.web import paging
+from svc.web.convert import to_json
+from svc.web.endpoint import Call, Endpoint
+from svc.web.params import parse
+from svc.web.responses import answered, error_response
+from svc.web.service import Service
+
+log = logging.getLogger("svc.access")
+# A counted call that ends in one of these still counts (interface: an unknown id cost a lookup);
+# any other error after counting -- no free stream slot, a parameter only the handler could judge,
+# a failure of ours -- is taken back.
+COUNTED_ERRORS = frozenset({"not_found"})
+
+
+def view(ep: Endpoint, service: Service) -> Callable[..., Awaitable[Response]]:
+    """The view Quart routes `ep` to: the answer, then its log line and metrics, whatever happened."""
+    async def answer_timed(**path_params: Any) -> Response:
+        started = trio.current_time()
+        prefix = "-"
+        status = 500
+        try:
+            response, prefix = await answer(ep, service, path_params)
+            status = response.status_code
+            return response
+        finally:
+            seconds = trio.current_time() - started
+            log_request(request.method, request.path, status, seconds * 1000, prefix)
+            metrics.REQUESTS.labels(ep.path, str(status)).inc()
+            metrics.LATENCY.labels(ep.path).observe(seconds)
+
+    answer_timed.__name__ = ep.path
+    return answer_timed
+
+
+async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -> tuple[Response, str]:
+    """The response to this request for `ep`, and the prefix of the key that made it ("-": none)."""
+    caller: Caller | None = None
+    counted = False
+    query = {k: request.args.getlist(k) for k in request.args}
+    try:
+        try:
+            key = key_from_headers(request.headers, query)
+        except ApiError as bad:
+            if bad.status == 400:  # a key in the query string: the header's key, if valid, still gets its headers
+                headers, prefix = await valid_key_headers(service)
+                bad.headers = {**headers, **bad.headers}
+                return error_response(bad), prefix
+            raise
+        try:
+            p = parse(ep.params, query, path_params)
+            window = paging.window(p, ep.path, path_params, query) if ep.paged else None
+            need = await ep.plan_for(p, service.db, service.clock) if ep.plan_for else ep.plan
+        except ApiError as bad:
+            # Who is calling comes first (401/403), then what is wrong with the request.
+            caller = await authorize(service.db, service.clock, key, need=ep.plan, count=False)
+            raise bad  # answered below with the caller's rate-limit headers
+        caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+        counted = ep.counted
+        cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
+        if service.cache is not None and ep.cache_ttl:
+            cached = service.cache.get(cache_key, caller.data_version)
+            metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
+            if cached is not None:
+                return answered(cached, caller.headers), caller.prefix
+        call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
+        if window is not None:
+            call.offset, call.limit = window.offset, window.limit
+        body = await _run(ep, call, window, service)
+        if isinstance(body, Response):  # a stream (e.g. Server-Sent Events) made by the handler
+            body.headers.update(caller.headers)
+            return body, caller.prefix
+        if service.cache is not None and ep.cache_ttl:
+            service.cache.put(cache_key, caller.data_version, body, ep.cache_ttl)
+        return answered(body, caller.headers), caller.prefix
+    except ApiError as err:
+        if err.status == 429:
+            metrics.REFUSALS.labels(err.kind.code).inc()
+        if caller is not None:
+            if counted and err.kind.code not in COUNTED_ERRORS:
+                caller = await _take_back(service, caller)
+            err.headers = {**caller.headers, **err.headers}
+        return error_response(err), caller.prefix if caller else "-"
+    except DatabaseUnavailable as exc:
+        log.warning("database unavailable: %s", exc)
+        err = ApiError("unavailable", "the database cannot be reached for a moment; retry shortly",
+                       headers={"Retry-After": "2"})
+        if caller is not None and counted:
+            await _take_back(service, caller)
+        return error_response(err), caller.prefix if caller else "-"
+    except Exception:
+        log.exception("unhandled error on %s", request.path)
+        if caller is not None and counted:
+            await _take_back(service, caller)
+        return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+
+
+async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: Service) -> bytes | Response:
+    """The handler's answer as JSON bytes {data, meta} (a list's meta from svc.web.paging), or the
+    streaming Response a handler made itself."""
+    if window is not None:
+        page = await ep.handler(call)
+        meta = paging.meta(page, window)
+        if not page.items:
+            await _note_coverage(service, call.caller.data_version, meta)
+        return to_json({"data": page.items, "meta": meta})
+    answer = await ep.handler(call)
+    if isinstance(answer, Response):
+        return answer
+    if answer.data == [] or answer.data == {}:
+        await _note_coverage(service, call.caller.data_version, answer.meta)
+    return to_json({"data": answer.data, "meta": answer.meta})
+
+
+async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
+    """The rate-limit headers (and key prefix) of the request's header key when it is valid, counting
+    nothing; none when there is no valid key or no database."""
+    try:
+        caller = await authorize(service.db, service.clock, header_key(request.headers), need="free", count=False)
+    except (ApiError, DatabaseUnavailable):
+        return {}, "-"
+    return caller.headers, caller.prefix
+
+
+async def _take_back(service: Service, caller: Caller) -> Caller:
+    """Takes back a call refused after it was counted; when the database is the fault, the
+    worker takes it back once the database answers again (svc.access.take_backs)."""
+    try:
+        return await refund(service.db, caller)
+    except DatabaseUnavailable:
+        service.take_backs.owe(caller)
+        return caller
+
+
+async def _note_coverage(service: Service, data_version: str, meta: dict[str, Any]) -> None:
+    """An empty answer over a world that does not cover everything (the real world: no odds,
+    no live play, 2018-2020 matches) says so in meta.note; read once per data version."""
+    if service.coverage is None or service.coverage[0] != data_version:
+        service.coverage = (data_version, await service.db.fetchval(Q.world.coverage))
+    if service.coverage[1]:
+        meta.setdefault("note", service.coverage[1])
+
+
+def log_request(method: str, path: str, status: int, ms: float, prefix: str) -> None:
+    """The access log line of one request. Never the query string: a key sent there must not
+    reach the logs."""
+    log.info("%s %s %d %.1fms key=%s", method, path, status, ms, prefix,
+             extra={"method": method, "path": path, "status": status, "ms": round(ms, 1), "key": prefix})
