@@ -89,6 +89,7 @@ async def migrate(url: str) -> None:
 async def publish_one(url: str) -> tuple[int, float]:
     """Writes one change of a match in play as the feed would; (seq, commit time)."""
     from svc.core.db import connect_asyncio
+    from svc.core.sqlrun import Tx
     from svc.world.feed.publish import publish
 
     conn = await connect_asyncio(url)
@@ -97,7 +98,7 @@ async def publish_one(url: str) -> tuple[int, float]:
         mid = await conn.fetchval("SELECT id FROM matches WHERE start_at IS NOT NULL "
                                   "ORDER BY status = 'live' DESC, start_at DESC, id LIMIT 1")
         async with conn.transaction():
-            seq = await publish(conn, mid, "score", dt.datetime.now(dt.timezone.utc))
+            seq = await publish(Tx(conn), mid, "score", dt.datetime.now(dt.timezone.utc))
         return seq, time.perf_counter()
     finally:
         await conn.close()

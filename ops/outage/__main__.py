@@ -62,13 +62,14 @@ async def lift_limits(url: str) -> None:
 
 async def publish_change(url: str) -> None:
     """A score change of a match, through the change log as the live feed writes it (the hub streams it)."""
+    from svc.core.sqlrun import Tx
     from svc.world.feed.publish import publish
 
     conn = await connect_asyncio(url)
     try:
         match_id = await conn.fetchval("SELECT id FROM matches ORDER BY status = 'live' DESC, id LIMIT 1")
         async with conn.transaction():
-            await publish(conn, match_id, "score", dt.datetime.now(dt.timezone.utc))
+            await publish(Tx(conn), match_id, "score", dt.datetime.now(dt.timezone.utc))
     finally:
         await conn.close()
 

@@ -140,6 +140,11 @@ class Database:
             await trio.to_thread.run_sync(thread.join)
         loop.close()
 
+    def _open_pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise DatabaseUnavailable("database is not open")
+        return self._pool
+
     # -- the bridge --------------------------------------------------------------
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
         if self._loop is None:
@@ -160,7 +165,7 @@ class Database:
             finally:
                 metrics.DB_IN_USE.dec()
 
-        future: concurrent.futures.Future = asyncio.run_coroutine_threadsafe(wrapped(), self._loop)
+        future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(wrapped(), self._loop)
 
         def wake(_: object) -> None:
             try:
@@ -208,25 +213,29 @@ class Database:
         args = stmt.args(params)
         if stmt.fresh_plan:
             return await self.run(lambda conn: fetch_planned_anew(conn, stmt, args))
-        return await self._call(lambda: self._pool.fetch(stmt.sql, *args))
+        pool = self._open_pool()
+        return await self._call(lambda: pool.fetch(stmt.sql, *args))
 
     async def fetchrow(self, stmt: Statement, **params: Any) -> asyncpg.Record | None:
         if stmt.fresh_plan:
             rows = await self.fetch(stmt, **params)
             return rows[0] if rows else None
         args = stmt.args(params)
-        return await self._call(lambda: self._pool.fetchrow(stmt.sql, *args))
+        pool = self._open_pool()
+        return await self._call(lambda: pool.fetchrow(stmt.sql, *args))
 
     async def fetchval(self, stmt: Statement, **params: Any) -> Any:
         if stmt.fresh_plan:
             row = await self.fetchrow(stmt, **params)
             return row[0] if row is not None else None
         args = stmt.args(params)
-        return await self._call(lambda: self._pool.fetchval(stmt.sql, *args))
+        pool = self._open_pool()
+        return await self._call(lambda: pool.fetchval(stmt.sql, *args))
 
     async def execute(self, stmt: Statement, **params: Any) -> str:
         args = stmt.args(params)
-        return await self._call(lambda: self._pool.execute(stmt.sql, *args))
+        pool = self._open_pool()
+        return await self._call(lambda: pool.execute(stmt.sql, *args))
 
     # -- a connection of one's own -------------------------------------------------------
     @asynccontextmanager
@@ -308,8 +317,8 @@ class Batched:
                  params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]],
                  alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None) -> None:
         self._db, self._stmt, self._params_of, self._alone = db, stmt, params_of, alone
-        self._waiting: dict[Hashable, list[tuple[dict[str, Any], asyncio.Future]]] = {}
-        self._running: asyncio.Task | None = None
+        self._waiting: dict[Hashable, list[tuple[dict[str, Any], asyncio.Future[asyncpg.Record | None]]]] = {}
+        self._running: asyncio.Task[None] | None = None
 
     async def fetchrow(self, group: Hashable, **item: Any) -> asyncpg.Record | None:
         return await self._db._call(lambda: self._wait(group, item))

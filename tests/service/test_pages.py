@@ -18,9 +18,10 @@ from pathlib import Path
 import httpx
 import pytest
 import trio
-from conftest import make_key, run, sql
+from tests.support import make_key, run, sql
 
 from svc.core.db import connect_asyncio
+from svc.core.sqlrun import Tx
 from svc.testing.serving import serve_process
 from svc.world.feed.publish import publish
 
@@ -83,7 +84,7 @@ async def _change_score(db_url: str, match_id: str, g1: list[int], g2: list[int]
     try:
         async with conn.transaction():
             await conn.execute("UPDATE matches SET g1 = $2, g2 = $3 WHERE id = $1", match_id, g1, g2)
-            await publish(conn, match_id, "score", await conn.fetchval("SELECT now()"))
+            await publish(Tx(conn), match_id, "score", await conn.fetchval("SELECT now()"))
     finally:
         await conn.close()
 

@@ -206,7 +206,9 @@ class Feed:
         out = []
         for pairing in pairings:
             (side1, _), (side2, _) = pairing.sides
-            strengths = await self.db.fetchrow(Q.feed.strengths, side1=list(side1), side2=list(side2)) if books else None
+            strengths = None
+            if books:  # priced like its feeder, from the sides' strengths
+                strengths = await self.db.fetchrow(Q.feed.strengths, side1=list(side1), side2=list(side2))
             out.append(simulate.next_match(m, pairing, cal, books, strengths))
         return out
 

@@ -79,10 +79,10 @@ def finished(m: Row, st: play.Play, next_matches: list[NextMatch]) -> Finished:
         due = st.ended_at + dt.timedelta(minutes=sub_rng(match_id, "due").randint(lo, hi))
         slip = Slip(due_at=due, true_g1=list(st.g1), true_g2=list(st.g2))
     g1p, g2p = published or (st.g1, st.g2)
+    last_kind = m["round_code"] in ("F", "3P") or m["tie_id"] is not None or m["round_code"] is None
     return Finished(rallies=rallies_of(m, st), tournament_id=m["tournament_id"], winner=st.winner,
                     ended_at=st.ended_at, published_g1=list(g1p), published_g2=list(g2p), slip=slip,
-                    next_matches=next_matches,
-                    may_end_edition=m["round_code"] in ("F", "3P") or m["tie_id"] is not None or m["round_code"] is None)
+                    next_matches=next_matches, may_end_edition=last_kind)
 
 
 def correction(row: Row, t: dt.datetime) -> Correction:
