@@ -13,7 +13,7 @@ import h11
 import httpx
 import pytest
 import trio
-from conftest import make_key
+from tests.support import make_key
 
 from svc.testing.serving import serve_process, workers_of
 
@@ -137,6 +137,7 @@ async def test_idle_keep_alive_connections_are_closed_after_the_timeout(server):
             nursery.start_soon(say_nothing)
     assert {status for status, _ in results} == {200}
     for waited in [s for _, s in results] + silent:
-        # kept for the client's next request, then closed; a loaded machine may add a little
-        assert KEEP_ALIVE_S - 0.05 <= waited < KEEP_ALIVE_S + 2.0, waited
+        # kept for the client's next request, then closed. The server's idle clock starts when it
+        # has sent (or accepted); a loaded client sees both later, so it may see the close early
+        assert KEEP_ALIVE_S * 0.5 <= waited < KEEP_ALIVE_S + 2.0, waited
     assert await wait_for_open_files(worker, baseline) <= baseline
