@@ -7,66 +7,20 @@ with `mock_clock.jump(...)`."""
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import itertools
 import os
 import tempfile
-from contextlib import asynccontextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import pytest
 
-from svc.access import keys as svc_keys
 from svc.access.plans import prepare_database
 from svc.core import pgserver
-from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
+from tests.support import (BASE_DB, TEST_SCALE, TEST_SEED, TODAY, app_client, drop_database, make_key,
+                           new_database, run, with_database)
 
-TEST_SEED = 7
-# tiny by default (seconds); SVC_TEST_SCALE=demo runs the same tests on the demo world (minutes)
-TEST_SCALE = os.environ.get("SVC_TEST_SCALE", "tiny")
-TODAY = dt.datetime.now(dt.timezone.utc).date()
-# The world is generated as of today, and the app's clock starts at today 12:00 UTC, the
-# generator's "now": the same matches are live, finished yesterday or scheduled in every run.
-NOON = dt.datetime.combine(TODAY, dt.time(12, 0), dt.timezone.utc)
-BASE_DB = "svc_test_template"
 _counter = itertools.count()
-
-
-def with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
-
-
-def run(coro):
-    return asyncio.run(coro)
-
-
-def admin(server_url: str, *statements: str) -> None:
-    """Statements on the server's maintenance database (CREATE / DROP DATABASE), in order."""
-    async def go():
-        conn = await asyncpg.connect(server_url)
-        try:
-            for statement in statements:
-                await conn.execute(statement)
-        finally:
-            await conn.close()
-
-    run(go())
-
-
-def new_database(server_url: str, name: str, template: str | None = None) -> str:
-    """An empty database (or a copy of `template`) named `name`, replacing one left behind; its URL."""
-    admin(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
-          f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
-    return with_database(server_url, name)
-
-
-def drop_database(server_url: str, name: str) -> None:
-    admin(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture(scope="session")
@@ -107,66 +61,10 @@ def db_url(pg_server_url, template_url):
     drop_database(pg_server_url, name)
 
 
-def make_key(db_url: str, plan: str, account: str | None = None) -> str:
-    async def create():
-        conn = await connect_asyncio(db_url)
-        try:
-            return await svc_keys.create_key(conn, plan=plan, account=account)
-        finally:
-            await conn.close()
-
-    return run(create())
-
-
-def sql(db_url: str, statement: str, *args):
-    async def go():
-        conn = await connect_asyncio(db_url)
-        try:
-            return await conn.fetch(statement, *args)
-        finally:
-            await conn.close()
-
-    return run(go())
-
-
 @pytest.fixture(scope="module")
 def plan_keys(db_url):
     """One key per plan (each its own account), shared by a module's read-only tests."""
     return {plan: make_key(db_url, plan) for plan in ("free", "archive", "odds", "live")}
-
-
-class Client:
-    """The app's test client with the key sent the way a user would."""
-
-    def __init__(self, test_client) -> None:
-        self._client = test_client
-
-    async def get(self, path: str, key: str | None = None, /, *, header: str = "bearer", headers=None, **params):
-        sent = dict(headers or {})
-        if key is not None:
-            if header == "bearer":
-                sent["Authorization"] = f"Bearer {key}"
-            else:
-                sent["X-API-Key"] = key
-        query = {k.rstrip("_"): v for k, v in params.items()} or None  # from_ -> from
-        response = await self._client.get(path, headers=sent, query_string=query)
-        response.json_body = await response.get_json()
-        return response
-
-    async def request(self, method: str, path: str, key: str | None = None):
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        response = await self._client.open(path, method=method, headers=headers)
-        response.json_body = await response.get_json()
-        return response
-
-
-@asynccontextmanager
-async def app_client(db_url: str, *, cache: bool):
-    from svc.assembly import create_app
-
-    app = create_app(db_url, clock=Clock(start=NOON), pool_size=4, cache=cache)
-    async with app.test_app() as test_app:
-        yield Client(test_app.test_client())
 
 
 @pytest.fixture
@@ -181,26 +79,3 @@ async def cached_client(db_url):
     """Like `client`, with the answer cache on, as `serve` runs."""
     async with app_client(db_url, cache=True) as c:
         yield c
-
-
-WALK_MAX_PAGES = 20  # a walk stays within any plan's calls a minute, at any scale
-
-
-async def walk(client, key, path, per_page, **params):
-    """Follow next_cursor to the end; return every item and the first page's meta (after
-    checking the walk returned as many items as meta.total announced). On a big world the
-    page grows so that the walk takes at most WALK_MAX_PAGES pages (still several)."""
-    r = await client.get(path, key, per_page=per_page, **params)
-    assert r.status_code == 200, r.json_body
-    if r.json_body["meta"]["pages"] > WALK_MAX_PAGES:
-        per_page = min(200, -(-r.json_body["meta"]["total"] // WALK_MAX_PAGES))
-        r = await client.get(path, key, per_page=per_page, **params)
-        assert r.status_code == 200, r.json_body
-    first_meta = r.json_body["meta"]
-    items = list(r.json_body["data"])
-    while r.json_body["meta"]["next_cursor"]:
-        r = await client.get(path, key, per_page=per_page, cursor=r.json_body["meta"]["next_cursor"], **params)
-        assert r.status_code == 200, r.json_body
-        items += r.json_body["data"]
-    assert len(items) == first_meta["total"]
-    return items, first_meta

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_key
+from tests.support import make_key
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import datetime as dt
 from collections import Counter
 
 import pytest
-from conftest import make_key, sql
+from tests.support import make_key, sql
 
 ROUND_ORDER = ["R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"]
 

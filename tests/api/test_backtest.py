@@ -5,7 +5,7 @@ the plan, and bad parameters."""
 from __future__ import annotations
 
 import pytest
-from conftest import make_key, walk
+from tests.support import make_key, walk
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import NOON, make_key, sql, walk
+from tests.support import NOON, make_key, sql, walk
 
 TODAY = NOON.date()
 YESTERDAY = TODAY - dt.timedelta(days=1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_key, sql
+from tests.support import make_key, sql
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
 

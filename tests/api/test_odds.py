@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import NOON, make_key, sql
+from tests.support import NOON, make_key, sql
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import NOON, sql, walk
+from tests.support import NOON, sql, walk
 
 TODAY = NOON.date()
 STARTED = "(t.start_date IS NULL OR t.start_date <= $1)"  # editions staged so far

@@ -9,7 +9,7 @@ import datetime as dt
 from collections import Counter
 
 import pytest
-from conftest import NOON, make_key, sql, walk
+from tests.support import NOON, make_key, sql, walk
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
 RALLY_POINT_FROM = dt.date(2006, 4, 28)  # 21-point rally scoring (svc.world.engine); extended games count from here

@@ -8,7 +8,7 @@ import datetime as dt
 import re
 
 import pytest
-from conftest import make_key, sql, walk
+from tests.support import make_key, sql, walk
 
 ITEM_FIELDS = {"id", "name", "slug", "country", "gender", "first_year", "last_year", "matches", "wins"}
 PROFILE_FIELDS = ITEM_FIELDS | {"by_discipline", "career_high", "number_one", "born", "hand", "height_cm", "coach"}

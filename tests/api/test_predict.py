@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import sql
+from tests.support import sql
 
 
 @pytest.fixture(scope="module")

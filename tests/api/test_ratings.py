@@ -8,7 +8,7 @@ import datetime as dt
 import os
 
 import pytest
-from conftest import BASE_DB, NOON, Client, drop_database, make_key, new_database, run, sql
+from tests.support import BASE_DB, NOON, Client, drop_database, make_key, new_database, run, sql
 
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from conftest import NOON, sql
+from tests.support import NOON, sql
 
 TODAY = NOON.date()
 

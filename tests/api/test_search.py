@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import NOON, sql
+from tests.support import NOON, sql
 
 TODAY = NOON.date()
 

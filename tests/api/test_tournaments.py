@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import NOON, make_key, sql, walk
+from tests.support import NOON, make_key, sql, walk
 
 TODAY = NOON.date()
 ORDER = ["R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import make_key
+from tests.support import make_key
 
 
 async def test_usage_is_never_counted(client, db_url, mock_clock):

@@ -7,7 +7,7 @@ import datetime as dt
 import secrets
 
 import pytest
-from conftest import make_key, sql
+from tests.support import make_key, sql
 
 from svc.__main__ import main
 
@@ -156,7 +156,7 @@ def test_resume_prints_what_the_pause_missed_and_names_what_is_too_old(env, caps
 async def test_test_action_sends_a_recent_match_signed_with_test_true(db_url, mock_clock):
     """The Test action through the same sender: the receiver verifies it like any delivery."""
     import trio
-    from conftest import NOON
+    from tests.support import NOON
 
     from svc.core.clock import Clock
     from svc.core.db import Database

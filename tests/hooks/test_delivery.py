@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 import trio
-from conftest import NOON, make_key, sql
+from tests.support import NOON, make_key, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database

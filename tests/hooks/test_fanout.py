@@ -8,7 +8,7 @@ import datetime as dt
 import secrets
 
 import pytest
-from conftest import NOON, make_key, sql
+from tests.support import NOON, make_key, sql
 
 from svc.core.db import Database
 from svc_hooks import store

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 
 import trio
-from conftest import NOON, make_key, sql
+from tests.support import NOON, make_key, sql
 
 from svc.assembly import hub_component
 from svc.core.clock import Clock

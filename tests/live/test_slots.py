@@ -9,7 +9,7 @@ import datetime as dt
 import threading
 
 import trio
-from conftest import NOON, make_key, sql
+from tests.support import NOON, make_key, sql
 
 from svc.access.keys import key_hash
 from svc.assembly import hub_component

@@ -10,7 +10,7 @@ import datetime as dt
 
 import pytest
 import trio
-from conftest import NOON, make_key, sql
+from tests.support import NOON, make_key, sql
 
 from svc.assembly import hub_component
 from svc.core.clock import Clock

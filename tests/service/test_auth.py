@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import make_key, run, sql
+from tests.support import make_key, run, sql
 
 from svc.access import keys as svc_keys
 from svc.core.db import connect_asyncio

@@ -3,7 +3,7 @@ see their own answers, and new data shows after an import or once the time-to-li
 
 from __future__ import annotations
 
-from conftest import make_key, run, sql
+from tests.support import make_key, run, sql
 
 from svc.core.db import connect_asyncio
 from svc.world import derived as derive

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
-from conftest import sql
+from tests.support import sql
 
 from svc.access import keys as svc_keys
 
@@ -62,7 +62,7 @@ def test_db_url_prints_the_url_in_use(db_url):
 
 def test_world_generation_into_a_log_file_writes_a_handful_of_plain_lines(pg_server_url, tmp_path):
     """Not a terminal: no redraws (carriage returns), a line per step start and end and every few seconds."""
-    from conftest import drop_database, new_database
+    from tests.support import drop_database, new_database
 
     name = f"svc_cli_world_{os.getpid()}"
     db_url = new_database(pg_server_url, name)

@@ -5,7 +5,7 @@ never goes on serving with a dead part. Mock clock."""
 from __future__ import annotations
 
 import trio
-from conftest import NOON
+from tests.support import NOON
 
 from svc.core.clock import Clock
 from svc.testing.live import running_app

@@ -23,7 +23,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from conftest import drop_database, new_database, sql
+from tests.support import drop_database, new_database, sql
 
 from svc import API_VERSION
 from svc.testing.serving import free_port

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import trio
-from conftest import NOON, make_key, sql
+from tests.support import NOON, make_key, sql
 
 from svc.access import keys as svc_keys
 

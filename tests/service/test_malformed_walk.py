@@ -10,7 +10,7 @@ import itertools
 from urllib.parse import quote
 
 import pytest
-from conftest import make_key, sql
+from tests.support import make_key, sql
 
 from svc.assembly import openapi_description
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from conftest import make_key
+from tests.support import make_key
 from prometheus_client.parser import text_string_to_metric_families
 
 from svc.testing.serving import free_port, serve_process

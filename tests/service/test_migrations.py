@@ -9,7 +9,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from conftest import drop_database, new_database, run
+from tests.support import drop_database, new_database, run
 
 from svc.access.plans import prepare_database
 from svc.core.schema import RENAMED, SCHEMA_DIR

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import NOON, Client, make_key, run
+from tests.support import NOON, Client, make_key, run
 
 from svc.access.plans import prepare_database
 from svc.assembly import create_app
@@ -100,7 +100,7 @@ async def test_a_call_counted_as_the_database_went_away_is_taken_back_when_it_re
     """A call counted, then answered 503 because the database went away before its answer was made,
     is taken back once the database answers again: a 5xx is never left counted (README, "Limits")."""
     import trio
-    from conftest import sql
+    from tests.support import sql
 
     from svc.core.sqlfiles import Q
     from svc.web.app import create_app as create_web_app

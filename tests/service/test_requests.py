@@ -4,7 +4,7 @@ acceptable, the parameter named; 404 and 405 as JSON; never a 500."""
 from __future__ import annotations
 
 import pytest
-from conftest import make_key
+from tests.support import make_key
 
 
 @pytest.fixture(scope="module")

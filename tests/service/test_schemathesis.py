@@ -11,7 +11,7 @@ import time
 import urllib.request
 
 import pytest
-from conftest import make_key, sql
+from tests.support import make_key, sql
 
 from svc.testing.serving import serve_process
 

@@ -10,7 +10,7 @@ import signal
 import httpx
 import pytest
 import trio
-from conftest import make_key
+from tests.support import make_key
 
 from svc.testing.serving import serve_process, workers_of
 

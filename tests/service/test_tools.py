@@ -15,7 +15,7 @@ import httpx
 import httpx2
 import pytest
 import trio
-from conftest import make_key, sql
+from tests.support import make_key, sql
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client

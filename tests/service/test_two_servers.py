@@ -8,7 +8,7 @@ import datetime as dt
 import httpx
 import pytest
 import trio
-from conftest import make_key, sql
+from tests.support import make_key, sql
 
 from svc.access import keys as svc_keys
 from svc.testing.serving import serve_process

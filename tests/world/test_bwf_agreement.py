@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import NOON, Client, drop_database, make_key, new_database, run
+from tests.support import NOON, Client, drop_database, make_key, new_database, run
 
 from svc.access.plans import prepare_database
 from svc.core.clock import Clock

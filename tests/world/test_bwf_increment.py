@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from conftest import NOON, Client, drop_database, make_key, new_database, run, sql
+from tests.support import NOON, Client, drop_database, make_key, new_database, run, sql
 
 from svc.access.plans import prepare_database
 from svc.core.clock import Clock

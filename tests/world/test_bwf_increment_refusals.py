@@ -22,8 +22,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import drop_database, new_database, sql
-from world.test_bwf_increment import LATER, SHIPPED, applied, shipped_rows, slice_url  # noqa: F401 (a fixture)
+from tests.support import drop_database, new_database, sql
+from .test_bwf_increment import LATER, SHIPPED, applied, shipped_rows, slice_url  # noqa: F401 (a fixture)
 
 from svc.world.generate.ids import slugify
 from svc.world.sources.increment import IncrementReport

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import NOON, sql
+from tests.support import NOON, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database
@@ -141,7 +141,7 @@ def test_slipped_results_are_corrected_back_to_the_rallies(played):
 def test_finished_matches_are_rated_as_a_rebuild_rates_them(played, before):
     """The feed rates each match as it finishes (corrections included): its pre-match chance and its
     players' standings for the day are those a full rebuild of the ratings gives."""
-    from conftest import run
+    from tests.support import run
 
     from svc.core.db import connect_asyncio
     from svc.rating import history

@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 import trio
-from conftest import make_key, sql
+from tests.support import make_key, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database

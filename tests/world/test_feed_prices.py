@@ -8,7 +8,7 @@ import datetime as dt
 from collections import defaultdict
 
 import pytest
-from conftest import NOON, sql
+from tests.support import NOON, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import trio
-from conftest import NOON, TODAY, sql
+from tests.support import NOON, TODAY, sql
 
 from svc.__main__ import _moment
 from svc.assembly import feed_component

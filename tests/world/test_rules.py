@@ -550,7 +550,7 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
     import asyncio
 
     import asyncpg
-    from conftest import drop_database, new_database
+    from tests.support import drop_database, new_database
 
     from svc.world.bundle import TABLE_NAMES, BundleError
     from svc.world.load import load_bundle
