@@ -36,8 +36,10 @@ def ensure_environment() -> None:
         print("creating .venv", file=sys.stderr)
         venv.create(VENV, with_pip=True)
     print("installing dependencies into .venv", file=sys.stderr)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                    "-e", f"{ROOT}[test]"], check=True)
+    subprocess.run(
+        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f"{ROOT}[test]"],
+        check=True,
+    )
     STAMP.write_text(wanted)
 
 
@@ -50,8 +52,10 @@ def build_wheel(python: Path, out_dir: Path) -> Path:
         shutil.copy2(ROOT / "pyproject.toml", source)
         for package in ("svc", "svc_live", "svc_hooks"):
             shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
-        subprocess.run([str(python), "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out_dir),
-                        str(source)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out_dir), str(source)],
+            check=True,
+        )
     return max(out_dir.glob("badminton_svc-*.whl"), key=lambda wheel: wheel.stat().st_mtime)
 
 
@@ -65,13 +69,28 @@ def build_zipapp(python: Path, wheel: Path, output: Path, *pip_args: str) -> Non
     does only that, a small tool on top of pip. pex could do the same, with its own resolver, lock
     files and runtime, none of which one file needs. `pip_args` go to the pip shiv runs."""
     output.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([str(python), "-m", "shiv", "--console-script", "svc", "--output-file", str(output),
-                    "--python", "/usr/bin/env python3", *pip_args, str(wheel)], check=True)
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "shiv",
+            "--console-script",
+            "svc",
+            "--output-file",
+            str(output),
+            "--python",
+            "/usr/bin/env python3",
+            *pip_args,
+            str(wheel),
+        ],
+        check=True,
+    )
 
 
 def zipapp(output: Path) -> None:
-    print("building the wheel, then the zipapp (pip installs the dependencies into it: about a minute)",
-          file=sys.stderr)
+    print(
+        "building the wheel, then the zipapp (pip installs the dependencies into it: about a minute)", file=sys.stderr
+    )
     with tempfile.TemporaryDirectory(prefix="svc-zipapp-") as tmp:
         wheel = build_wheel(PYTHON, Path(tmp))
         build_zipapp(PYTHON, wheel, output, "--quiet")

@@ -39,14 +39,14 @@ from svc.world import facts
 from svc.world.factfiles import DATA
 from svc.world.generate.ids import fold, slugify
 from svc.world.sources import bwf, bwf_calendar, series_names
-from svc.world.sources.import_report import Report
 from svc.world.sources.countries import code_of
+from svc.world.sources.import_report import Report
 from svc.world.sources.rows import Problem
 
 SHIPPED = bwf.SHIPPED
 MATCH_FILES = ("ms", "ws", "md", "wd", "xd")
-SOURCE_MATCHES = "bwf-world-tour"        # the match files (CC0 1.0)
-SOURCE_CALENDAR = "bwf-world-ranking"    # tournaments.csv (MIT)
+SOURCE_MATCHES = "bwf-world-tour"  # the match files (CC0 1.0)
+SOURCE_CALENDAR = "bwf-world-ranking"  # tournaments.csv (MIT)
 DERIVED = (SOURCE_MATCHES, SOURCE_CALENDAR)
 LOWER_GRADES = ("International Challenge", "International Series", "Future Series")
 
@@ -134,7 +134,8 @@ class Edition:
 @dataclass
 class Report:
     """What the script left out, printed at the end."""
-    left_out: Counter = field(default_factory=Counter)        # what -> how many times
+
+    left_out: Counter = field(default_factory=Counter)  # what -> how many times
     unknown_cities: Counter = field(default_factory=Counter)  # host cities cities.csv lacks
 
 
@@ -227,8 +228,11 @@ def lower_name(published: str) -> str:
     if key in LOWER_NAMES:
         return LOWER_NAMES[key]
     plain = re.sub(r"\bpresented by\b.*$", "", published, flags=re.I)
-    words = [w for w in plain.replace(" - ", " ").split()
-             if not re.fullmatch(r"(19|20)\d\d|\d+(st|nd|rd|th)?|[IVXL]+|\(.*\)?", w)]
+    words = [
+        w
+        for w in plain.replace(" - ", " ").split()
+        if not re.fullmatch(r"(19|20)\d\d|\d+(st|nd|rd|th)?|[IVXL]+|\(.*\)?", w)
+    ]
     return " ".join(w for w in words if not (w.isupper() and len(w) > 1))
 
 
@@ -262,7 +266,9 @@ def hand_rows(path: Path) -> list[list[str]]:
     """The rows of the calendar file that are not the script's (public facts entered by hand)."""
     if not path.exists():
         return []
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+    lines = [
+        line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")
+    ]
     rows = list(csv.reader(lines))
     return [r for r in rows[1:] if r[-1] not in DERIVED]
 
@@ -285,8 +291,9 @@ def write(report: Report) -> tuple[int, int, int]:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["slug", "name", "grade", "start", "end", "city"])
-    w.writerows([slug, name, grade, start.isoformat(), end.isoformat(), city]
-                for slug, name, grade, start, end, city in lower)
+    w.writerows(
+        [slug, name, grade, start.isoformat(), end.isoformat(), city] for slug, name, grade, start, end, city in lower
+    )
     (DATA / "lower_tier_calendar.csv").write_text(LOWER_HEADER + buf.getvalue(), encoding="utf-8")
     return len(editions), len(kept), len(lower)
 
@@ -297,7 +304,10 @@ def main() -> int:
     print(f"calendar.csv: {derived} editions from the shipped files, {kept} entered by hand kept")
     print(f"lower_tier_calendar.csv: {lower} events")
     if report.unknown_cities:
-        print("host cities cities.csv does not hold:", ", ".join(f"{c} ({n})" for c, n in report.unknown_cities.most_common()))
+        print(
+            "host cities cities.csv does not hold:",
+            ", ".join(f"{c} ({n})" for c, n in report.unknown_cities.most_common()),
+        )
     for what, n in sorted(report.left_out.items()):
         print(f"  left out: {what}" + (f" x{n}" if n > 1 else ""))
     return 0

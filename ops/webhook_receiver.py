@@ -24,8 +24,10 @@ def main() -> None:
     async def serve() -> None:
         def answer(n: int, got: Received) -> int:
             body = got.body
-            print(f"{body['type']:18} {body['id']}  match {body['data'].get('match')}  test={body.get('test', False)}",
-                  flush=True)
+            print(
+                f"{body['type']:18} {body['id']}  match {body['data'].get('match')}  test={body.get('test', False)}",
+                flush=True,
+            )
             return 200
 
         receiver = Receiver(args.secret, time.time, answer)

@@ -17,7 +17,6 @@ from svc.core.settings import Settings
 from svc.serve import DEMO_SEED  # noqa: E402  (one seed for serve and world)
 from svc_hooks.cli import add_subcommands as add_hooks_subcommands  # noqa: E402
 
-
 INCREMENT_ROWS_REFUSED = 3  # `import --increment`'s exit status when it applied all but some refused rows
 
 
@@ -40,7 +39,7 @@ def _moment(text: str) -> dt.date | dt.datetime:
         at = dt.datetime.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD or a moment YYYY-MM-DDTHH:MM: {text!r}") from None
-    return at.replace(tzinfo=dt.timezone.utc) if at.tzinfo is None else at.astimezone(dt.timezone.utc)
+    return at.replace(tzinfo=dt.UTC) if at.tzinfo is None else at.astimezone(dt.UTC)
 
 
 # -- commands ---------------------------------------------------------------------
@@ -75,7 +74,7 @@ async def cmd_world(args, settings: Settings) -> int:
     bar = ProgressBar()
     try:
         # default: now, to the minute (the live feed then starts from the moment the world shows)
-        as_of = args.as_of or dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
+        as_of = args.as_of or dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
         manifest = await generate_world(conn, scale=args.scale, seed=args.seed, as_of=as_of, progress=bar)
     finally:
         bar.close()
@@ -90,7 +89,7 @@ async def _increment(args, settings: Settings) -> int:
 
     conn = await _connect(settings)
     try:
-        report = await apply_increment(conn, Path(args.path), dt.datetime.now(dt.timezone.utc))
+        report = await apply_increment(conn, Path(args.path), dt.datetime.now(dt.UTC))
     finally:
         await conn.close()
     print(f"increment {args.path} applied:", file=sys.stderr)
@@ -110,8 +109,9 @@ async def _real_world(args, settings: Settings) -> int:
     conn = await _connect(settings)
     bar = ProgressBar()
     try:
-        _manifest, report = await load_bwf_world(conn, source=Path(args.source_dir) if args.source_dir else None,
-                                                 progress=bar)
+        _manifest, report = await load_bwf_world(
+            conn, source=Path(args.source_dir) if args.source_dir else None, progress=bar
+        )
     finally:
         bar.close()
         await conn.close()
@@ -217,39 +217,71 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--live-speed", type=float, default=1.0, help="play the live world faster (demos, tests)")
-    s.add_argument("--metrics-port", type=int, default=None,
-                   help="serve Prometheus metrics of every worker at http://<metrics-host>:PORT/metrics")
+    s.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve Prometheus metrics of every worker at http://<metrics-host>:PORT/metrics",
+    )
     s.add_argument("--metrics-host", default="127.0.0.1", help="the metrics listener's address (default 127.0.0.1)")
-    s.add_argument("--world", choices=("demo", "bwf"), default="demo",
-                   help="the world to load when the database is empty or holds another: the generated demo "
-                        "world, or bwf, the real one from the public BWF files")
-    s.add_argument("--demo-keys", action="store_true",
-                   help="make and print one key per plan also when DATABASE_URL names the database (always "
-                        "done for the embedded one; against an operator's database they would land in its logs)")
+    s.add_argument(
+        "--world",
+        choices=("demo", "bwf"),
+        default="demo",
+        help="the world to load when the database is empty or holds another: the generated demo "
+        "world, or bwf, the real one from the public BWF files",
+    )
+    s.add_argument(
+        "--demo-keys",
+        action="store_true",
+        help="make and print one key per plan also when DATABASE_URL names the database (always "
+        "done for the embedded one; against an operator's database they would land in its logs)",
+    )
     s.set_defaults(func=cmd_serve)
 
-    mg = sub.add_parser("migrate", help="apply the schema's migrations (and the plans' limits) to the database "
-                        "(DATABASE_URL, else the embedded server) and exit; `serve` does the same at start")
+    mg = sub.add_parser(
+        "migrate",
+        help="apply the schema's migrations (and the plans' limits) to the database "
+        "(DATABASE_URL, else the embedded server) and exit; `serve` does the same at start",
+    )
     mg.set_defaults(func=cmd_migrate, is_async=True)
 
     w = sub.add_parser("world", help="generate and load a world, replacing the data (not keys or accounts)")
     w.add_argument("--scale", choices=("tiny", "demo", "full"), default="demo")
-    w.add_argument("--source", choices=("generated", "bwf"), default="generated",
-                   help="bwf: the real world from the public BWF files shipped with the service (2018-2020 "
-                        "World Tour matches, 2022-2025 rankings) instead of a generated one")
-    w.add_argument("--from", dest="source_dir", default=None,
-                   help="with --source bwf: a folder holding bwf-world-tour/ and bwf-world-ranking/ (default: the shipped copy)")
+    w.add_argument(
+        "--source",
+        choices=("generated", "bwf"),
+        default="generated",
+        help="bwf: the real world from the public BWF files shipped with the service (2018-2020 "
+        "World Tour matches, 2022-2025 rankings) instead of a generated one",
+    )
+    w.add_argument(
+        "--from",
+        dest="source_dir",
+        default=None,
+        help="with --source bwf: a folder holding bwf-world-tour/ and bwf-world-ranking/ (default: the shipped copy)",
+    )
     w.add_argument("--seed", type=int, default=DEMO_SEED)
-    w.add_argument("--as-of", type=_moment, default=None,
-                   help="YYYY-MM-DD (as of noon UTC that day) or YYYY-MM-DDTHH:MM (UTC); default now")
+    w.add_argument(
+        "--as-of",
+        type=_moment,
+        default=None,
+        help="YYYY-MM-DD (as of noon UTC that day) or YYYY-MM-DDTHH:MM (UTC); default now",
+    )
     w.set_defaults(func=cmd_world, is_async=True)
 
-    i = sub.add_parser("import", help="load a data bundle (docs/bundle.md), replacing the data; or, with "
-                                      "--increment, add new results in the public BWF files' format")
+    i = sub.add_parser(
+        "import",
+        help="load a data bundle (docs/bundle.md), replacing the data; or, with "
+        "--increment, add new results in the public BWF files' format",
+    )
     i.add_argument("path")
-    i.add_argument("--increment", action="store_true",
-                   help="PATH holds ms.csv ... xd.csv in the format of bwf-world-tour/ and/or ranking weeks "
-                        "(YYYY-MM-DD/MS.csv ...): add what is new, correct what changed, in one transaction")
+    i.add_argument(
+        "--increment",
+        action="store_true",
+        help="PATH holds ms.csv ... xd.csv in the format of bwf-world-tour/ and/or ranking weeks "
+        "(YYYY-MM-DD/MS.csv ...): add what is new, correct what changed, in one transaction",
+    )
     i.set_defaults(func=cmd_import, is_async=True)
 
     k = sub.add_parser("keys", help="make and replace keys").add_subparsers(dest="keys_command", required=True)
@@ -267,11 +299,17 @@ def parser() -> argparse.ArgumentParser:
     ap_.add_argument("plan", choices=PLAN_NAMES)
     ap_.set_defaults(func=cmd_accounts_plan, is_async=True)
 
-    m = sub.add_parser("mcp", help="serve every endpoint as a tool for AI assistants (MCP) over stdin and stdout; "
-                       "the key from SVC_API_KEY (over HTTP the tools are at /mcp of `serve`)")
+    m = sub.add_parser(
+        "mcp",
+        help="serve every endpoint as a tool for AI assistants (MCP) over stdin and stdout; "
+        "the key from SVC_API_KEY (over HTTP the tools are at /mcp of `serve`)",
+    )
     m.set_defaults(func=cmd_mcp)
-    n = sub.add_parser("denied-names", help="rebuild the list of real players' names that invented people never "
-                       "bear, from the shipped BWF data (svc/world/denied_names.txt)")
+    n = sub.add_parser(
+        "denied-names",
+        help="rebuild the list of real players' names that invented people never "
+        "bear, from the shipped BWF data (svc/world/denied_names.txt)",
+    )
     n.set_defaults(func=cmd_denied_names)
     d = sub.add_parser("db", help="the database").add_subparsers(dest="db_command", required=True)
     d.add_parser("url", help="print the connection URL in use").set_defaults(func=cmd_db_url)

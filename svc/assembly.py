@@ -10,8 +10,9 @@ the live endpoints; the tools, for their part, are handed the app.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import attrs
 from quart_trio import QuartTrio
@@ -46,6 +47,7 @@ class Part:
     run(service, *, task_status, **options)`, calling task_status.started(handle)), the options
     it takes from the worker's settings, and who is handed its handle each time it starts (given
     the app and the handle)."""
+
     name: str
     run: Run
     options: Callable[[Settings], dict[str, Any]] = _no_options
@@ -57,22 +59,41 @@ hub_component = Part("hub", live.hub, hand=live.serve_hub)
 # every worker tries; the lock holder plays the world (no one needs its handle but tests)
 feed_component = Part("feed", feed.component, options=lambda settings: {"speed": settings.live_speed})
 # every worker: webhook deliveries
-hooks_component = Part("scheduler", scheduler.component, options=lambda settings: {
-    "policy": Policy(allow_local=settings.hooks_allow_local),
-    "mailer": Mailer.from_url(settings.smtp_url, settings.smtp_from)})
+hooks_component = Part(
+    "scheduler",
+    scheduler.component,
+    options=lambda settings: {
+        "policy": Policy(allow_local=settings.hooks_allow_local),
+        "mailer": Mailer.from_url(settings.smtp_url, settings.smtp_from),
+    },
+)
 
 
-def create_app(database_url: str, *, clock: Clock | None = None, pool_size: int = 8, db: Database | None = None,
-               components: Sequence[Part | Run] = (), cache: bool = False,
-               settings: Settings | None = None) -> QuartTrio:
+def create_app(
+    database_url: str,
+    *,
+    clock: Clock | None = None,
+    pool_size: int = 8,
+    db: Database | None = None,
+    components: Sequence[Part | Run] = (),
+    cache: bool = False,
+    settings: Settings | None = None,
+) -> QuartTrio:
     """The whole service's app; `components` run beside it (none: a plain read API). A bare `run`
     (a test's own component) is named by its function and hands its handle to no one."""
     settings = settings or Settings(database_url=database_url, pool_size=pool_size, cache=cache)
-    app = web_app.create_app(database_url, endpoints=REGISTRY, clock=clock, pool_size=pool_size, db=db,
-                             cache=cache, pages=[register_pages], webhooks=hooks_openapi.webhooks)
+    app = web_app.create_app(
+        database_url,
+        endpoints=REGISTRY,
+        clock=clock,
+        pool_size=pool_size,
+        db=db,
+        cache=cache,
+        pages=[register_pages],
+        webhooks=hooks_openapi.webhooks,
+    )
     for component in components:
-        start_beside(app, component if isinstance(component, Part) else Part(component.__name__, component),
-                     settings)
+        start_beside(app, component if isinstance(component, Part) else Part(component.__name__, component), settings)
     return app
 
 
@@ -85,8 +106,13 @@ def start_beside(app: QuartTrio, part: Part, settings: Settings) -> None:
 def serving_app(settings: Settings) -> Mounted:
     """What a worker of `serve` runs: the whole service's app with its components, and the
     tools for AI assistants (MCP's streamable HTTP) at /mcp beside it, calling that app."""
-    api = create_app(settings.database_url, pool_size=settings.pool_size, cache=settings.cache, settings=settings,
-                     components=serving_components(settings))
+    api = create_app(
+        settings.database_url,
+        pool_size=settings.pool_size,
+        cache=settings.cache,
+        settings=settings,
+        components=serving_components(settings),
+    )
     tools = Mounted(api, openapi_description, version=VERSION)
     start_beside(api, Part("mcp", tools.component), settings)  # its sessions start and stop with the app
     return tools

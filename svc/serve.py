@@ -31,9 +31,9 @@ from svc.core.settings import Settings
 DEMO_SEED = 1899  # the demo world's seed: the year the All England began
 URL_LIMIT = 256 * 1024  # h11's buffer for a request head: a long URL reaches the app, which answers it in JSON
 RESTART_S = (0.5, 30.0)  # a worker that dies is replaced after 0.5 s, doubling while it keeps dying young
-YOUNG_S = 10.0           # ... a worker that lived longer than this is replaced after 0.5 s again
-GRACEFUL_S = 5.0         # at a stop: answers in flight finish within this, then their connections are cut
-STREAMS_END_S = 2.0      # ... before which the live streams say goodbye (`end`, reason shutdown)
+YOUNG_S = 10.0  # ... a worker that lived longer than this is replaced after 0.5 s again
+GRACEFUL_S = 5.0  # at a stop: answers in flight finish within this, then their connections are cut
+STREAMS_END_S = 2.0  # ... before which the live streams say goodbye (`end`, reason shutdown)
 log = logging.getLogger("svc.serve")
 
 
@@ -49,8 +49,11 @@ async def _prepare(database_url: str, settings: Settings, world: str, *, demo_ke
         await prepare_database(conn)
         held = await world_source(conn)
         if world == "bwf" and held != "bwf":
-            print(f"{'empty database' if held is None else f'the database holds the {held} world'}: "
-                  "loading the real world from the public BWF files (once)", file=sys.stderr)
+            print(
+                f"{'empty database' if held is None else f'the database holds the {held} world'}: "
+                "loading the real world from the public BWF files (once)",
+                file=sys.stderr,
+            )
             bar = ProgressBar()
             try:
                 _manifest, report = await load_bwf_world(conn, progress=bar)
@@ -62,9 +65,13 @@ async def _prepare(database_url: str, settings: Settings, world: str, *, demo_ke
             print("empty database: generating the demo world (once)", file=sys.stderr)
             bar = ProgressBar()
             try:
-                await generate_world(conn, scale=settings.scale, seed=DEMO_SEED,
-                                     as_of=dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0),
-                                     progress=bar)
+                await generate_world(
+                    conn,
+                    scale=settings.scale,
+                    seed=DEMO_SEED,
+                    as_of=dt.datetime.now(dt.UTC).replace(second=0, microsecond=0),
+                    progress=bar,
+                )
             finally:
                 bar.close()
         return await _demo_keys(conn, settings) if demo_keys else {}
@@ -82,7 +89,8 @@ async def _demo_keys(conn, settings: Settings) -> dict[str, str]:
         key = held.get(plan)
         row = key and await conn.fetchrow(
             "SELECT k.state, a.plan FROM api_keys k JOIN accounts a ON a.name = k.account WHERE k.key_hash = $1",
-            keys.key_hash(key))
+            keys.key_hash(key),
+        )
         if not row or row["state"] != "current" or row["plan"] != plan:
             key = await keys.create_key(conn, plan=plan, account=f"demo-{plan}-{keys.new_key()[-6:].lower()}")
         out[plan] = key
@@ -112,7 +120,9 @@ def serve(args, settings: Settings, *, database_url: str) -> int:
     metrics_port = getattr(args, "metrics_port", None)
     if metrics_port is not None:
         if metrics_port == args.port:
-            print("error: --metrics-port must differ from --port (metrics are never on the API's port)", file=sys.stderr)
+            print(
+                "error: --metrics-port must differ from --port (metrics are never on the API's port)", file=sys.stderr
+            )
             return 2
         # every worker writes its numbers here (inherited by the spawned workers); this process serves them
         os.environ[metrics.MULTIPROCESS_DIR] = tempfile.mkdtemp(prefix="svc-metrics-")
@@ -164,8 +174,11 @@ def without_password(url: str) -> str:
     netloc = parts.netloc
     if parts.password:
         netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
-    query = "&".join("password=***" if item.split("=", 1)[0] == "password" else item
-                     for item in parts.query.split("&")) if parts.query else ""
+    query = (
+        "&".join("password=***" if item.split("=", 1)[0] == "password" else item for item in parts.query.split("&"))
+        if parts.query
+        else ""
+    )
     return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
@@ -194,8 +207,9 @@ def supervise(config: Config) -> int:
     due: dict[int, float] = {slot: 0.0 for slot in range(config.workers)}
 
     def spawn(slot: int) -> None:
-        process = ctx.Process(target=run_worker, kwargs={"config": config, "shutdown_event": shutdown,
-                                                          "sockets": sockets})
+        process = ctx.Process(
+            target=run_worker, kwargs={"config": config, "shutdown_event": shutdown, "sockets": sockets}
+        )
         process.start()
         workers[slot] = (process, time.monotonic())
 
@@ -217,8 +231,9 @@ def supervise(config: Config) -> int:
             lived = time.monotonic() - started
             delays[slot] = RESTART_S[0] if lived > YOUNG_S else min(RESTART_S[1], delays[slot] * 2)
             how = f"signal {-process.exitcode}" if process.exitcode < 0 else f"code {process.exitcode}"
-            log.error("worker %s exited (%s) after %.0f s; starting another in %.1f s", process.pid, how, lived,
-                      delays[slot])
+            log.error(
+                "worker %s exited (%s) after %.0f s; starting another in %.1f s", process.pid, how, lived, delays[slot]
+            )
             due[slot] = time.monotonic() + delays[slot]
     for process, _ in workers.values():
         process.join(config.graceful_timeout + 5)

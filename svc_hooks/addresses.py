@@ -17,7 +17,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
-from typing import Iterable
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 import attrs
@@ -28,7 +28,9 @@ HTTPS_PORT = 443  # interface: "Addresses must use https on port 443"
 MAX_URL_LEN = 2048  # longer URLs are refused rather than stored and sent
 # A DNS name: labels of letters, digits and hyphens (a trailing dot allowed). Anything else
 # (spaces, '%', '@', '\\') is refused before it can reach a resolver that reads it oddly.
-_HOSTNAME = re.compile(r"^(?=.{1,253}\.?$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$")
+_HOSTNAME = re.compile(
+    r"^(?=.{1,253}\.?$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$"
+)
 _NUMERIC_V4 = re.compile(r"^[0-9a-fx.]+$", re.I)  # what inet_aton may read as an IPv4 address
 
 # Blocks with the reason given to the user. ipaddress's is_global is the final catch-all.
@@ -116,8 +118,14 @@ class Policy:
             self.check_address(literal)
         shown = f"[{host}]" if ":" in host else host
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        return Target(scheme=scheme, host=host, port=port, target=target,
-                      host_header=shown if port == default else f"{shown}:{port}", literal=literal)
+        return Target(
+            scheme=scheme,
+            host=host,
+            port=port,
+            target=target,
+            host_header=shown if port == default else f"{shown}:{port}",
+            literal=literal,
+        )
 
     def check_address(self, address: IPAddress) -> None:
         """Nothing when the address is public (or loopback under ALLOW_LOCAL); else AddressRefused."""

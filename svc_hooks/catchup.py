@@ -73,5 +73,12 @@ async def _resume(tx: Tx, endpoint_id: str, now: dt.datetime) -> Resumed:
     after = before["paused_after_seq"]
     made = await tx.fetchrow(Q.hooks.catch_up_insert, id=endpoint_id, after=after, since=since, now=now)
     old = await tx.fetch(Q.hooks.catch_up_too_old, id=endpoint_id, after=after, since=since, named=NAMED_MAX)
-    return Resumed(endpoint_id, True, pending, made["made"], made["oldest"],
-                   old[0]["total"] if old else 0, [(r["id"], r["created_at"]) for r in old])
+    return Resumed(
+        endpoint_id,
+        True,
+        pending,
+        made["made"],
+        made["oldest"],
+        old[0]["total"] if old else 0,
+        [(r["id"], r["created_at"]) for r in old],
+    )

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -22,22 +23,32 @@ EXIT_TEST_FAILED = 1
 
 def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
     h = subparsers.add_parser("hooks", help="webhook endpoints of an account").add_subparsers(
-        dest="hooks_command", required=True)
+        dest="hooks_command", required=True
+    )
     a = h.add_parser("add", help="add an endpoint; prints its id and signing secret (shown once)")
     a.add_argument("--account", required=True)
     a.add_argument("--url", required=True, help="https://host/path (port 443, a public address)")
     a.add_argument("--events", required=True, help="comma-separated: match.started,match.finished,result.corrected")
-    a.add_argument("--email", default=None, help="where to send the notice if the endpoint is paused "
-                                                 "(default: the account name when it is an address)")
+    a.add_argument(
+        "--email",
+        default=None,
+        help="where to send the notice if the endpoint is paused (default: the account name when it is an address)",
+    )
     a.set_defaults(func=_command(_add))
     ls = h.add_parser("list", help="an account's endpoints: state, failures in a row, last delivery")
     ls.add_argument("--account", required=True)
     ls.set_defaults(func=_command(_list))
-    for name, fn, text in (("resume", _resume, "make a paused endpoint active; its pending deliveries and the events "
-                                               "written during the pause (within the catch-up window) are "
-                                               "delivered, in order"),
-                           ("remove", _remove, "remove an endpoint and its deliveries"),
-                           ("test", _test, "send a real recent match, signed, with \"test\": true")):
+    for name, fn, text in (
+        (
+            "resume",
+            _resume,
+            "make a paused endpoint active; its pending deliveries and the events "
+            "written during the pause (within the catch-up window) are "
+            "delivered, in order",
+        ),
+        ("remove", _remove, "remove an endpoint and its deliveries"),
+        ("test", _test, 'send a real recent match, signed, with "test": true'),
+    ):
         p = h.add_parser(name, help=text)
         p.add_argument("id", help="whe_... endpoint id")
         p.set_defaults(func=_command(fn))
@@ -78,8 +89,10 @@ def _policy():
 
     policy = Policy(allow_local=Settings.from_env().hooks_allow_local)
     if policy.allow_local:
-        print("WARNING: SVC_HOOKS_ALLOW_LOCAL=1 admits http:// and loopback URLs (tests and development only)",
-              file=sys.stderr)
+        print(
+            "WARNING: SVC_HOOKS_ALLOW_LOCAL=1 admits http:// and loopback URLs (tests and development only)",
+            file=sys.stderr,
+        )
     return policy
 
 
@@ -87,8 +100,15 @@ async def _add(db, args) -> int:
     from svc.core.clock import Clock
     from svc_hooks.store import add_endpoint, parse_events
 
-    endpoint_id, secret = await add_endpoint(db, account=args.account, url=args.url, events=parse_events(args.events),
-                                             now=Clock().now(), policy=_policy(), email=args.email)
+    endpoint_id, secret = await add_endpoint(
+        db,
+        account=args.account,
+        url=args.url,
+        events=parse_events(args.events),
+        now=Clock().now(),
+        policy=_policy(),
+        email=args.email,
+    )
     print(endpoint_id)
     print(secret)
     print("endpoint added; the signing secret is shown only now: keep it", file=sys.stderr)
@@ -106,8 +126,10 @@ async def _list(db, args) -> int:
     for r in rows:
         last = r["last_delivery_at"].isoformat(timespec="seconds") if r["last_delivery_at"] else "never"
         status = str(r["last_status"]) if r["last_status"] is not None else "-"
-        print(f"{r['id']:21} {r['state']:7} {r['failures_in_row']:>8}  {last:25} {status:>6} {r['pending']:>7}  "
-              f"{','.join(r['events'])}  {r['url']}")
+        print(
+            f"{r['id']:21} {r['state']:7} {r['failures_in_row']:>8}  {last:25} {status:>6} {r['pending']:>7}  "
+            f"{','.join(r['events'])}  {r['url']}"
+        )
     return 0
 
 
@@ -119,19 +141,24 @@ async def _resume(db, args) -> int:
     return 0
 
 
-def resume_report(r: "Resumed") -> str:
+def resume_report(r: Resumed) -> str:
     """What `hooks resume` prints for a svc_hooks.catchup.Resumed: the counts, and the events
     too old to send by name, so that nothing of the pause is lost without the owner being told."""
     pending = _count(r.pending, "pending delivery continues", "pending deliveries continue")
     if not r.was_paused:
         return f"{r.endpoint_id} was not paused: it stays active with its failure count reset; {pending}"
-    lines = [f"resumed {r.endpoint_id}: {pending}, "
-             f"{_count(r.caught_up, 'event', 'events')} written during the pause will be delivered"
-             + (f" (oldest {_utc(r.oldest)})" if r.oldest else "") + ", all in outbox order"]
+    lines = [
+        f"resumed {r.endpoint_id}: {pending}, "
+        f"{_count(r.caught_up, 'event', 'events')} written during the pause will be delivered"
+        + (f" (oldest {_utc(r.oldest)})" if r.oldest else "")
+        + ", all in outbox order"
+    ]
     if r.too_old:
-        lines.append(f"{_count(r.too_old, 'event', 'events')} written during the pause "
-                     f"{'is' if r.too_old == 1 else 'are'} older than the {r.window.days}-day window "
-                     f"and will not be delivered:")
+        lines.append(
+            f"{_count(r.too_old, 'event', 'events')} written during the pause "
+            f"{'is' if r.too_old == 1 else 'are'} older than the {r.window.days}-day window "
+            f"and will not be delivered:"
+        )
         lines += [f"  {event_id} written {_utc(at)}" for event_id, at in r.too_old_named]
         if r.too_old > len(r.too_old_named):
             lines.append(f"  and {r.too_old - len(r.too_old_named)} more")
@@ -143,7 +170,7 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def _utc(at: dt.datetime) -> str:
-    return at.astimezone(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return at.astimezone(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 async def _remove(db, args) -> int:
@@ -162,6 +189,8 @@ async def _test(db, args) -> int:
     if result.status is not None and 200 <= result.status < 300:
         print(f"test delivery answered {result.status} in {result.latency_ms:.0f} ms")
         return 0
-    print(f"test delivery failed: {result.error or f'answered {result.status}'} ({result.latency_ms:.0f} ms)",
-          file=sys.stderr)
+    print(
+        f"test delivery failed: {result.error or f'answered {result.status}'} ({result.latency_ms:.0f} ms)",
+        file=sys.stderr,
+    )
     return EXIT_TEST_FAILED

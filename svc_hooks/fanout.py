@@ -26,8 +26,9 @@ BATCH = 500  # events per round; a backlog drains over successive rounds
 GAP_WAIT = dt.timedelta(seconds=30)  # far longer than any outbox transaction stays open
 
 
-def advance(last_seq: int, seqs: list[int], gap_since: dt.datetime | None,
-            now: dt.datetime) -> tuple[int, dt.datetime | None]:
+def advance(
+    last_seq: int, seqs: list[int], gap_since: dt.datetime | None, now: dt.datetime
+) -> tuple[int, dt.datetime | None]:
     """The new cursor and gap start, given the seqs after the cursor in order."""
     cursor = last_seq
     for seq in seqs:

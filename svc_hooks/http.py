@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import ssl
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import attrs
 import h11
@@ -89,9 +89,17 @@ async def _connect(target: Target, policy: Policy, resolver: Resolver, tls: ssl.
 
 async def _exchange(stream: trio.abc.Stream, target: Target, headers: list[tuple[str, str]], raw: bytes) -> int:
     conn = h11.Connection(h11.CLIENT, max_incomplete_event_size=MAX_HEAD_BYTES)
-    request = h11.Request(method="POST", target=target.target, headers=[
-        ("Host", target.host_header), ("User-Agent", USER_AGENT), ("Content-Length", str(len(raw))),
-        ("Connection", "close"), *headers])
+    request = h11.Request(
+        method="POST",
+        target=target.target,
+        headers=[
+            ("Host", target.host_header),
+            ("User-Agent", USER_AGENT),
+            ("Content-Length", str(len(raw))),
+            ("Connection", "close"),
+            *headers,
+        ],
+    )
     await stream.send_all(conn.send(request) + conn.send(h11.Data(data=raw)) + conn.send(h11.EndOfMessage()))
     while True:
         event = conn.next_event()
@@ -105,9 +113,16 @@ async def _exchange(stream: trio.abc.Stream, target: Target, headers: list[tuple
             raise ConnectionError("the connection closed before an answer")
 
 
-async def post(url: str, headers: list[tuple[str, str]], raw: bytes, *, policy: Policy,
-               resolver: Resolver = resolve, timeout_s: float = ANSWER_WITHIN_S,
-               tls: ssl.SSLContext | None = None) -> SendResult:
+async def post(
+    url: str,
+    headers: list[tuple[str, str]],
+    raw: bytes,
+    *,
+    policy: Policy,
+    resolver: Resolver = resolve,
+    timeout_s: float = ANSWER_WITHIN_S,
+    tls: ssl.SSLContext | None = None,
+) -> SendResult:
     """POST raw to url; the status, or why there is none. Never raises but for cancellation.
     `tls` replaces the system's trust store (tests trust their own certificate authority)."""
     started = trio.current_time()

@@ -32,7 +32,7 @@ class Mailer:
     sender: str = DEFAULT_FROM
 
     @classmethod
-    def from_url(cls, url: str, sender: str = DEFAULT_FROM) -> "Mailer | None":
+    def from_url(cls, url: str, sender: str = DEFAULT_FROM) -> Mailer | None:
         """The mailer for SVC_SMTP_URL (smtp://host:port); None when it is not set."""
         if not url:
             return None
@@ -55,31 +55,51 @@ class Mailer:
 
 def paused_notice(endpoint_id: str, url: str, failures: int) -> tuple[str, str]:
     subject = f"Webhook endpoint {endpoint_id} paused after {failures} failed tries"
-    body = (f"Your webhook endpoint {endpoint_id} ({url}) failed {failures} tries in a row and has been paused:\n"
-            f"nothing more is sent to it. Its pending deliveries are kept.\n\n"
-            f"Fix the receiver, then resume it:  python -m svc hooks resume {endpoint_id}\n"
-            f"Pending deliveries continue from where they stopped, and the events written while it is paused\n"
-            f"are delivered after them, in order, if they are at most {CATCH_UP_WINDOW.days} days old when you resume\n"
-            f"(resume names the older ones, which are not sent).\n")
+    body = (
+        f"Your webhook endpoint {endpoint_id} ({url}) failed {failures} tries in a row and has been paused:\n"
+        f"nothing more is sent to it. Its pending deliveries are kept.\n\n"
+        f"Fix the receiver, then resume it:  python -m svc hooks resume {endpoint_id}\n"
+        f"Pending deliveries continue from where they stopped, and the events written while it is paused\n"
+        f"are delivered after them, in order, if they are at most {CATCH_UP_WINDOW.days} days old when you resume\n"
+        f"(resume names the older ones, which are not sent).\n"
+    )
     return subject, body
 
 
-async def notify_paused(db: Database, mailer: Mailer | None, *, endpoint_id: str, account: str, url: str,
-                        email: str | None, failures: int, now: dt.datetime) -> None:
+async def notify_paused(
+    db: Database,
+    mailer: Mailer | None,
+    *,
+    endpoint_id: str,
+    account: str,
+    url: str,
+    email: str | None,
+    failures: int,
+    now: dt.datetime,
+) -> None:
     subject, body = paused_notice(endpoint_id, url, failures)
-    notice_id = await db.fetchval(Q.hooks.notice_insert, endpoint_id=endpoint_id, account=account, email=email,
-                                  subject=subject, body=body, now=now)
+    notice_id = await db.fetchval(
+        Q.hooks.notice_insert,
+        endpoint_id=endpoint_id,
+        account=account,
+        email=email,
+        subject=subject,
+        body=body,
+        now=now,
+    )
     if mailer is None or email is None:
         why = "no SMTP server (SVC_SMTP_URL)" if mailer is None else "no owner e-mail address"
-        log.warning("webhook endpoint %s of %s paused; not e-mailed (%s), notice %s kept",
-                    endpoint_id, account, why, notice_id)
+        log.warning(
+            "webhook endpoint %s of %s paused; not e-mailed (%s), notice %s kept", endpoint_id, account, why, notice_id
+        )
         await db.execute(Q.hooks.notice_sent, id=notice_id, sent_at=None, error=why)
         return
     try:
         await mailer.send(email, subject, body)
     except (OSError, smtplib.SMTPException) as exc:
-        log.warning("webhook endpoint %s paused; e-mail to %s failed: %s (notice %s kept)", endpoint_id, email,
-                    exc, notice_id)
+        log.warning(
+            "webhook endpoint %s paused; e-mail to %s failed: %s (notice %s kept)", endpoint_id, email, exc, notice_id
+        )
         await db.execute(Q.hooks.notice_sent, id=notice_id, sent_at=None, error=f"e-mail failed: {exc}")
         return
     await db.execute(Q.hooks.notice_sent, id=notice_id, sent_at=now, error=None)

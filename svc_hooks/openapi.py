@@ -51,8 +51,11 @@ def _body_schema(event_type: str) -> dict[str, Any]:
         "type": "object",
         "required": ["id", "type", "created", "data"],
         "properties": {
-            "id": {"type": "string", "pattern": "^evt_", "description": "event id; identical for every endpoint and "
-                                                                          "every try, used to drop repeats"},
+            "id": {
+                "type": "string",
+                "pattern": "^evt_",
+                "description": "event id; identical for every endpoint and every try, used to drop repeats",
+            },
             "type": {"const": event_type},
             "created": {"type": "string", "format": "date-time", "description": "creation time, ISO 8601 UTC"},
             "data": {"$ref": "#/components/schemas/Event", "description": "the match, shaped as GET /v1/events/{id}"},
@@ -74,26 +77,36 @@ def webhooks(components: dict[str, Any] | None = None) -> dict[str, Any]:
         json_schema(Event, components)
     out: dict[str, Any] = {}
     for event_type in EVENT_TYPES:
-        out[event_type] = {"post": {
-            "summary": f"{event_type}: {EMITTED_WHEN[event_type]}",
-            "description": DESCRIPTION,
-            "tags": ["Live"],
-            "x-plan": "live",
-            "x-retry-schedule-seconds": [0] + [int(d.total_seconds()) for d in RETRY_DELAYS],
-            "x-pause-after-failures": PAUSE_AFTER_FAILURES,
-            "parameters": [
-                _header("X-Svc-Event", "the event type", {"const": event_type}),
-                _header("X-Svc-Delivery", "the event id (same as the body's id)", {"type": "string", "pattern": "^evt_"}),
-                _header("X-Svc-Signature", "t=<unix seconds>,v1=<hex HMAC-SHA256 of t + '.' + raw body>",
-                        {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"}),
-            ],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": _body_schema(event_type)}}},
-            "responses": {
-                "2XX": {"description": "received; the delivery succeeded (answer within 10 seconds)"},
-                "408": {"description": "retried"},
-                "429": {"description": "retried"},
-                "4XX": {"description": "any other 4xx: the delivery ends at once"},
-                "default": {"description": "anything else, a time-out or a connection failure: retried"},
-            },
-        }}
+        out[event_type] = {
+            "post": {
+                "summary": f"{event_type}: {EMITTED_WHEN[event_type]}",
+                "description": DESCRIPTION,
+                "tags": ["Live"],
+                "x-plan": "live",
+                "x-retry-schedule-seconds": [0] + [int(d.total_seconds()) for d in RETRY_DELAYS],
+                "x-pause-after-failures": PAUSE_AFTER_FAILURES,
+                "parameters": [
+                    _header("X-Svc-Event", "the event type", {"const": event_type}),
+                    _header(
+                        "X-Svc-Delivery", "the event id (same as the body's id)", {"type": "string", "pattern": "^evt_"}
+                    ),
+                    _header(
+                        "X-Svc-Signature",
+                        "t=<unix seconds>,v1=<hex HMAC-SHA256 of t + '.' + raw body>",
+                        {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"},
+                    ),
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _body_schema(event_type)}},
+                },
+                "responses": {
+                    "2XX": {"description": "received; the delivery succeeded (answer within 10 seconds)"},
+                    "408": {"description": "retried"},
+                    "429": {"description": "retried"},
+                    "4XX": {"description": "any other 4xx: the delivery ends at once"},
+                    "default": {"description": "anything else, a time-out or a connection failure: retried"},
+                },
+            }
+        }
     return out

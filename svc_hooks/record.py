@@ -15,11 +15,30 @@ async def record_try(tx: Tx, s: Settled) -> asyncpg.Record | None:
     """The try, the delivery's next state (if the claim still holds) and the endpoint's count of
     failures in a row; returns the endpoint after it (was, state, failures_in_row, account, url,
     notify_email): paused now when it was active and this was one failure too many."""
-    await tx.fetchval(Q.hooks.delivery_settle, id=s.delivery_id, claim=s.claim,
-                      state="pending" if s.outcome == "retry" else s.outcome, try_no=s.try_no,
-                      next_try_at=s.next_try_at, now=s.at)
-    await tx.execute(Q.hooks.attempt_insert, delivery_id=s.delivery_id, try_no=s.try_no, at=s.at,
-                     status_code=s.result.status, error=s.result.error, latency_ms=s.result.latency_ms,
-                     outcome=s.outcome)
-    return await tx.fetchrow(Q.hooks.endpoint_after_try, id=s.endpoint_id, ok=s.outcome == "succeeded",
-                             pause_after=PAUSE_AFTER_FAILURES, now=s.at, status_code=s.result.status)
+    await tx.fetchval(
+        Q.hooks.delivery_settle,
+        id=s.delivery_id,
+        claim=s.claim,
+        state="pending" if s.outcome == "retry" else s.outcome,
+        try_no=s.try_no,
+        next_try_at=s.next_try_at,
+        now=s.at,
+    )
+    await tx.execute(
+        Q.hooks.attempt_insert,
+        delivery_id=s.delivery_id,
+        try_no=s.try_no,
+        at=s.at,
+        status_code=s.result.status,
+        error=s.result.error,
+        latency_ms=s.result.latency_ms,
+        outcome=s.outcome,
+    )
+    return await tx.fetchrow(
+        Q.hooks.endpoint_after_try,
+        id=s.endpoint_id,
+        ok=s.outcome == "succeeded",
+        pause_after=PAUSE_AFTER_FAILURES,
+        now=s.at,
+        status_code=s.result.status,
+    )

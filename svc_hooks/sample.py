@@ -15,8 +15,9 @@ from svc_hooks.store import get_endpoint, recent_match
 TEST_TYPE = "match.finished"  # a finished match is what the Test action sends
 
 
-async def send_test(db: Database, clock: Clock, endpoint_id: str, *, policy: Policy,
-                    resolver: Resolver = resolve) -> SendResult:
+async def send_test(
+    db: Database, clock: Clock, endpoint_id: str, *, policy: Policy, resolver: Resolver = resolve
+) -> SendResult:
     endpoint = await get_endpoint(db, endpoint_id)
     data = await recent_match(db)
     event_id = "evt_test_" + secrets.token_hex(8)  # its own id: a test is never mistaken for a real event

@@ -56,10 +56,26 @@ class Settled:
     next_try_at: dt.datetime | None
 
 
-def settle(delivery_id: int, claim: str, endpoint_id: str, try_no: int, result: SendResult, at: dt.datetime, *,
-           held: bool = True) -> Settled:
+def settle(
+    delivery_id: int,
+    claim: str,
+    endpoint_id: str,
+    try_no: int,
+    result: SendResult,
+    at: dt.datetime,
+    *,
+    held: bool = True,
+) -> Settled:
     """Try number `try_no` answered `result` at `at`: what the delivery becomes. A delivery whose
     event the outbox no longer holds (`held` false: nothing was sent) ends."""
     state = outcome(result.status, try_no) if held else "ended"
-    return Settled(delivery_id, claim, endpoint_id, try_no, result, state, at,
-                   next_try_at(at, try_no) if state == "retry" else None)
+    return Settled(
+        delivery_id,
+        claim,
+        endpoint_id,
+        try_no,
+        result,
+        state,
+        at,
+        next_try_at(at, try_no) if state == "retry" else None,
+    )

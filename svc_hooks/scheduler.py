@@ -70,10 +70,21 @@ class Observer(Protocol):
 
 
 class Scheduler:
-    def __init__(self, db: Database, clock: Clock, *, policy: Policy | None = None, mailer: Mailer | None = None,
-                 resolver: Resolver = resolve, concurrency: int = SEND_CONCURRENCY, lease_s: float = LEASE_S,
-                 poll_s: float = POLL_S, answer_within_s: float = ANSWER_WITHIN_S, worker: str | None = None,
-                 observer: Observer | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        *,
+        policy: Policy | None = None,
+        mailer: Mailer | None = None,
+        resolver: Resolver = resolve,
+        concurrency: int = SEND_CONCURRENCY,
+        lease_s: float = LEASE_S,
+        poll_s: float = POLL_S,
+        answer_within_s: float = ANSWER_WITHIN_S,
+        worker: str | None = None,
+        observer: Observer | None = None,
+    ) -> None:
         self.db, self.clock = db, clock
         self.policy = policy or Policy()
         self.mailer = mailer
@@ -90,8 +101,10 @@ class Scheduler:
     # -- the loop ---------------------------------------------------------------------
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         if self.policy.allow_local:
-            log.warning("!!! SVC_HOOKS_ALLOW_LOCAL=1: webhooks may go to http:// and loopback addresses. "
-                        "For tests and development only; never in production. !!!")
+            log.warning(
+                "!!! SVC_HOOKS_ALLOW_LOCAL=1: webhooks may go to http:// and loopback addresses. "
+                "For tests and development only; never in production. !!!"
+            )
         async with trio.open_nursery() as nursery:
             task_status.started(self)
             while True:
@@ -115,8 +128,13 @@ class Scheduler:
         free = int(self.limiter.available_tokens)
         if free > 0:
             claim = self._claim_token()
-            rows = await self.db.fetch(Q.hooks.claim, now=now + CLAIM_SLACK, limit=free, claim=claim,
-                                       lease_until=now + dt.timedelta(seconds=self.lease_s))
+            rows = await self.db.fetch(
+                Q.hooks.claim,
+                now=now + CLAIM_SLACK,
+                limit=free,
+                claim=claim,
+                lease_until=now + dt.timedelta(seconds=self.lease_s),
+            )
             for row in rows:
                 item = Claimed(claim=claim, **dict(row))
                 self.limiter.acquire_on_behalf_of_nowait((item.claim, item.id))
@@ -179,26 +197,40 @@ class Scheduler:
             raw = signing.body(item.event_id, item.type, item.created_at, data)
             t = int(self.clock.timestamp())
             headers = signing.headers(item.event_id, item.type, item.secret, t, raw)
-            result = await post(item.url, headers, raw, policy=self.policy, resolver=self.resolver,
-                                timeout_s=self.answer_within_s)
+            result = await post(
+                item.url, headers, raw, policy=self.policy, resolver=self.resolver, timeout_s=self.answer_within_s
+            )
         now = self.clock.now()
         settled = schedule.settle(item.id, item.claim, item.endpoint_id, try_no, result, now, held=held)
         metrics.HOOK_DELIVERIES.labels(settled.outcome).inc()
         after = await self.db.transaction(record_try, settled)
         if after is not None and after["was"] == "active" and after["state"] == "paused":
-            log.warning("webhook endpoint %s paused after %d failed tries in a row", item.endpoint_id,
-                        after["failures_in_row"])
-            await notify_paused(self.db, self.mailer, endpoint_id=item.endpoint_id, account=after["account"],
-                                url=after["url"], email=after["notify_email"],
-                                failures=after["failures_in_row"], now=now)
+            log.warning(
+                "webhook endpoint %s paused after %d failed tries in a row", item.endpoint_id, after["failures_in_row"]
+            )
+            await notify_paused(
+                self.db,
+                self.mailer,
+                endpoint_id=item.endpoint_id,
+                account=after["account"],
+                url=after["url"],
+                email=after["notify_email"],
+                failures=after["failures_in_row"],
+                now=now,
+            )
 
     def _notify(self) -> None:
         if self.observer is not None:
             self.observer.changed(self._busy, self._asleep_until, self._wake.is_set())
 
 
-async def component(service: Service, *, policy: Policy | None = None, mailer: Mailer | None = None,
-                    task_status=trio.TASK_STATUS_IGNORED) -> None:
+async def component(
+    service: Service,
+    *,
+    policy: Policy | None = None,
+    mailer: Mailer | None = None,
+    task_status=trio.TASK_STATUS_IGNORED,
+) -> None:
     """The scheduler as a component of the app (svc.web.supervisor), on the worker's pool and
     clock, with the address policy and the mailer of the worker's settings (given by
     svc.assembly). Its handle is the Scheduler."""

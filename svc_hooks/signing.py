@@ -24,7 +24,7 @@ def new_secret() -> str:
 
 
 def iso_utc(ts: dt.datetime) -> str:
-    return ts.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+    return ts.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 def body(event_id: str, type_: str, created: dt.datetime, data: Any, *, test: bool = False) -> bytes:

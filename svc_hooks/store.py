@@ -34,7 +34,9 @@ def parse_events(text: str) -> list[str]:
     chosen = [t.strip() for t in text.split(",") if t.strip()]
     unknown = [t for t in chosen if t not in EVENT_TYPES]
     if unknown or not chosen:
-        raise HookError(f"unknown event type(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(EVENT_TYPES)}")
+        raise HookError(
+            f"unknown event type(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(EVENT_TYPES)}"
+        )
     return sorted(set(chosen), key=EVENT_TYPES.index)
 
 
@@ -44,8 +46,17 @@ def check_endpoint_id(endpoint_id: str) -> str:
     return endpoint_id
 
 
-async def add_endpoint(db: Database, *, account: str, url: str, events: list[str], now: dt.datetime,
-                       policy: Policy, email: str | None = None, resolver: Resolver = resolve) -> tuple[str, str]:
+async def add_endpoint(
+    db: Database,
+    *,
+    account: str,
+    url: str,
+    events: list[str],
+    now: dt.datetime,
+    policy: Policy,
+    email: str | None = None,
+    resolver: Resolver = resolve,
+) -> tuple[str, str]:
     """(endpoint id, signing secret). The URL and the addresses its host resolves to now are
     checked here, and again at every send (a name may resolve elsewhere later)."""
     try:
@@ -62,13 +73,15 @@ async def add_endpoint(db: Database, *, account: str, url: str, events: list[str
     if email is None and _EMAIL.match(account):
         email = account  # an account named by its owner's address is e-mailed there
     endpoint_id, secret = ENDPOINT_PREFIX + secrets.token_hex(8), new_secret()
-    await db.transaction(_insert_endpoint, id=endpoint_id, account=account, url=url, events=events, secret=secret,
-                         email=email, now=now)
+    await db.transaction(
+        _insert_endpoint, id=endpoint_id, account=account, url=url, events=events, secret=secret, email=email, now=now
+    )
     return endpoint_id, secret
 
 
-async def _insert_endpoint(tx: Tx, *, id: str, account: str, url: str, events: list[str], secret: str,
-                           email: str | None, now: dt.datetime) -> None:
+async def _insert_endpoint(
+    tx: Tx, *, id: str, account: str, url: str, events: list[str], secret: str, email: str | None, now: dt.datetime
+) -> None:
     """add_endpoint's write, on the database side in one transaction: the account's plan and its
     number of endpoints checked under its row lock, then the endpoint."""
     plan = await tx.fetchval(Q.hooks.account_lock, account=account)
@@ -78,10 +91,20 @@ async def _insert_endpoint(tx: Tx, *, id: str, account: str, url: str, events: l
         raise HookError(f"webhooks are part of the Live plan; account {account!r} is on {plan}")
     count = await tx.fetchval(Q.hooks.endpoint_count, account=account)
     if count >= MAX_ENDPOINTS:
-        raise HookError(f"account {account!r} already has {count} endpoints, the most allowed is "
-                        f"{MAX_ENDPOINTS}; remove one first (hooks remove ID)")
-    await tx.fetchval(Q.hooks.endpoint_insert, id=id, account=account, url=url, events=events, secret=secret,
-                      notify_email=email, now=now)
+        raise HookError(
+            f"account {account!r} already has {count} endpoints, the most allowed is "
+            f"{MAX_ENDPOINTS}; remove one first (hooks remove ID)"
+        )
+    await tx.fetchval(
+        Q.hooks.endpoint_insert,
+        id=id,
+        account=account,
+        url=url,
+        events=events,
+        secret=secret,
+        notify_email=email,
+        now=now,
+    )
 
 
 async def list_endpoints(db: Database, account: str) -> list[dict[str, Any]]:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import logging
-from typing import Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import attrs
 import trio
@@ -39,12 +40,12 @@ log = logging.getLogger("svc_live.hub")
 T = TypeVar("T")
 
 SUBSCRIBER_BUFFER = 256  # changes a reader may lag behind before it is dropped (~a busy minute)
-POLL_S = 2.0             # read the log even without a NOTIFY this often (a lost one costs at most this)
-BATCH = 500              # changes read per statement
-RECONNECT_S = 2.0        # wait before listening again after the LISTEN connection broke
-RECENT = 1024            # changes kept in memory: a snapshot plus those after it is a new stream's start
-SNAPSHOT_CHANGES = 200   # a snapshot is taken afresh once this many changes came after it...
-SNAPSHOT_S = 5.0         # ...or it is this old
+POLL_S = 2.0  # read the log even without a NOTIFY this often (a lost one costs at most this)
+BATCH = 500  # changes read per statement
+RECONNECT_S = 2.0  # wait before listening again after the LISTEN connection broke
+RECENT = 1024  # changes kept in memory: a snapshot plus those after it is a new stream's start
+SNAPSHOT_CHANGES = 200  # a snapshot is taken afresh once this many changes came after it...
+SNAPSHOT_S = 5.0  # ...or it is this old
 
 
 @attrs.frozen
@@ -57,14 +58,21 @@ class Change:
     wire: bytes  # the SSE message, rendered once for every subscriber
 
     @classmethod
-    def from_row(cls, row) -> "Change":
-        return cls(seq=row["seq"], match_id=row["match_id"], discipline=row["discipline"], kind=row["kind"],
-                   created_at=row["created_at"], wire=sse.message("match", row["data"], row["seq"]))
+    def from_row(cls, row) -> Change:
+        return cls(
+            seq=row["seq"],
+            match_id=row["match_id"],
+            discipline=row["discipline"],
+            kind=row["kind"],
+            created_at=row["created_at"],
+            wire=sse.message("match", row["data"], row["seq"]),
+        )
 
 
 @attrs.frozen
 class Snapshot:
     """Every match in play as of change `seq`, rendered once for all new streams."""
+
     seq: int
     taken: float  # trio.current_time()
     matches: list[tuple[str, bytes]]  # (discipline, SSE message)
@@ -87,6 +95,7 @@ class Subscriber:
 class Lease:
     """A stream's hold on one of its key's slots (svc_live.slots): the row it claimed, by the
     holder's name."""
+
     key_id: int
     slot: int
     holder: str
@@ -127,8 +136,11 @@ class Hub:
     def subscribe(self, discipline: str | None, on_end: Callable[[str], None]) -> tuple[Subscriber, int]:
         """A new subscriber and the seq it starts after: it receives every change newer than that."""
         if self.closing:
-            raise ApiError("unavailable", "this server is stopping; reconnect (with Last-Event-ID) and another "
-                           "server or worker answers", headers={"Retry-After": "1"})
+            raise ApiError(
+                "unavailable",
+                "this server is stopping; reconnect (with Last-Event-ID) and another server or worker answers",
+                headers={"Retry-After": "1"},
+            )
         sub = Subscriber(discipline, on_end)
         self.subscribers.add(sub)
         return sub, self.last_seq
@@ -212,9 +224,12 @@ class Hub:
 
     # -- a new stream's first messages ----------------------------------------------------
     def _fresh(self, snap: Snapshot | None) -> bool:
-        return (snap is not None and trio.current_time() - snap.taken < SNAPSHOT_S
-                and self.last_seq - snap.seq <= SNAPSHOT_CHANGES
-                and snap.seq >= self._recent_from)
+        return (
+            snap is not None
+            and trio.current_time() - snap.taken < SNAPSHOT_S
+            and self.last_seq - snap.seq <= SNAPSHOT_CHANGES
+            and snap.seq >= self._recent_from
+        )
 
     async def in_play(self, discipline: str | None, upto: int) -> list[bytes]:
         """Every match in play as of change `upto` (a subscriber's start): the shared snapshot,
@@ -225,12 +240,17 @@ class Hub:
                 if not self._fresh(self._snapshot):
                     seq, taken = self.last_seq, trio.current_time()
                     rows = await self.db.fetch(Q.live.in_play, discipline=None)
-                    self._snapshot = Snapshot(seq, taken, [(r["discipline"], sse.message("match", live_json(r), seq))
-                                                           for r in rows])
+                    self._snapshot = Snapshot(
+                        seq, taken, [(r["discipline"], sse.message("match", live_json(r), seq)) for r in rows]
+                    )
         snap = self._snapshot
         assert snap is not None
         out = [wire for d, wire in snap.matches if discipline is None or d == discipline]
-        out += [c.wire for c in self.recent if snap.seq < c.seq <= upto and (discipline is None or c.discipline == discipline)]
+        out += [
+            c.wire
+            for c in self.recent
+            if snap.seq < c.seq <= upto and (discipline is None or c.discipline == discipline)
+        ]
         return out
 
     # -- the log -------------------------------------------------------------------
@@ -259,8 +279,10 @@ class Hub:
                 continue
             try:
                 expires_at = self.slots.expiry()
-                kept = {r["holder"] for r in await self._on_own(
-                    lambda conn: self.slots.renew_many(holders, expires_at, conn))}
+                kept = {
+                    r["holder"]
+                    for r in await self._on_own(lambda conn: self.slots.renew_many(holders, expires_at, conn))
+                }
             except DatabaseUnavailable as exc:
                 log.warning("could not renew stream leases (%s); retrying", exc)
                 continue

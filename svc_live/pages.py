@@ -22,5 +22,8 @@ def register_pages(app) -> None:
     @app.route("/live-worker.js", methods=["GET"], provide_automatic_options=False)
     async def live_worker() -> Response:
         """The service worker that adds the key header to a browser EventSource's stream requests."""
-        return Response(LIVE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8",
-                        headers={"Cache-Control": "no-cache"})
+        return Response(
+            LIVE_WORKER.read_bytes(),
+            content_type="text/javascript; charset=utf-8",
+            headers={"Cache-Control": "no-cache"},
+        )

@@ -22,10 +22,10 @@ from svc.core.db import Database, DedicatedConnection
 from svc.core.sqlfiles import Q
 from svc.core.sqlrun import Tx
 
-MAX_STREAMS = 2     # interface.md, Limits: concurrent live streams, 2 per key
-LEASE_S = 12        # a dead holder's slot is free again after at most this long
-RENEW_S = 4         # renewed three times per lease: one slow renewal never loses the slot;
-                    # the hub renews all of its worker's leases in one statement
+MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key
+LEASE_S = 12  # a dead holder's slot is free again after at most this long
+RENEW_S = 4  # renewed three times per lease: one slow renewal never loses the slot;
+# the hub renews all of its worker's leases in one statement
 _WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
@@ -56,8 +56,17 @@ class Slots:
         async def work(conn: asyncpg.Connection) -> int | None:  # database side, each statement atomic alone
             waited = dt.timedelta(seconds=time.monotonic() - asked)
             for slot in range(1, MAX_STREAMS + 1):
-                if await Tx(conn).fetchval(Q.live.slot_take, key_id=key_id, slot=slot, holder=holder,
-                                           expires_at=expires + waited, now=now + waited) is not None:
+                if (
+                    await Tx(conn).fetchval(
+                        Q.live.slot_take,
+                        key_id=key_id,
+                        slot=slot,
+                        holder=holder,
+                        expires_at=expires + waited,
+                        now=now + waited,
+                    )
+                    is not None
+                ):
                     return slot
             return None
 
@@ -79,8 +88,9 @@ class Slots:
             return 1
         return max(1, int((soonest - self.clock.now()).total_seconds() + 0.999))
 
-    async def renew_many(self, holders: list[str], expires_at: dt.datetime,
-                         own: DedicatedConnection | None = None) -> list[asyncpg.Record]:
+    async def renew_many(
+        self, holders: list[str], expires_at: dt.datetime, own: DedicatedConnection | None = None
+    ) -> list[asyncpg.Record]:
         """Renew the leases of `holders` in one statement; the rows of those still held (holder).
         On `own` (the hub's own connection) when given, else through the pool."""
         via = self.db if own is None else own

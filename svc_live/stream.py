@@ -17,7 +17,7 @@ slot's release (in the hub's nursery when the hub ended the stream).
 from __future__ import annotations
 
 import datetime as dt
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import orjson
 import trio
@@ -31,10 +31,10 @@ from svc_live import sse
 from svc_live.hub import Change, Hub, Lease, Subscriber
 from svc_live.slots import Slots, new_holder
 
-STREAM_S = 300      # interface.md: a connection lasts about 5 minutes and counts as one call
-HEARTBEAT_S = 15    # interface.md: a heartbeat every 15 seconds
-REPLAY_S = 600      # Last-Event-ID resumes from the last 10 minutes of changes (two connections' worth)
-REPLAY_MAX = 5000   # ...and at most this many changes; further behind, the client gets a fresh start
+STREAM_S = 300  # interface.md: a connection lasts about 5 minutes and counts as one call
+HEARTBEAT_S = 15  # interface.md: a heartbeat every 15 seconds
+REPLAY_S = 600  # Last-Event-ID resumes from the last 10 minutes of changes (two connections' worth)
+REPLAY_MAX = 5000  # ...and at most this many changes; further behind, the client gets a fresh start
 
 
 def _last_event_id(raw: str | None) -> int | None:
@@ -44,8 +44,7 @@ def _last_event_id(raw: str | None) -> int | None:
     return int(raw.strip())
 
 
-async def _missed(db: Database, hub: Hub, discipline: str | None, after: int | None,
-                  upto: int) -> list[bytes] | None:
+async def _missed(db: Database, hub: Hub, discipline: str | None, after: int | None, upto: int) -> list[bytes] | None:
     """The changes after `after` up to `upto`, when the replay window still holds them all."""
     if after is None or after > upto:
         return None
@@ -132,19 +131,25 @@ class Session:
                 await self._end()
 
     def _end_message(self) -> bytes:
-        return sse.message("end", orjson.dumps({"reason": self.end_reason, "reconnect_after_ms": sse.RETRY_MS}).decode())
+        return sse.message(
+            "end", orjson.dumps({"reason": self.end_reason, "reconnect_after_ms": sse.RETRY_MS}).decode()
+        )
 
 
-async def open_stream(hub: Hub, slots: Slots, db: Database, key_id: int, discipline: str | None,
-                      last_event_id: str | None) -> Response:
+async def open_stream(
+    hub: Hub, slots: Slots, db: Database, key_id: int, discipline: str | None, last_event_id: str | None
+) -> Response:
     """The streaming response, or ApiError too_many_streams (429) when both slots are held. The
     replay of what a reconnecting client missed is read through `db` (the request's pool)."""
     holder = new_holder()
     slot = await slots.claim(key_id, holder)
     if slot is None:
         wait = await slots.retry_after(key_id)
-        raise ApiError("too_many_streams", "two live streams are already open on this key; close one or retry "
-                       f"after {wait} s", headers={"Retry-After": str(wait)})
+        raise ApiError(
+            "too_many_streams",
+            f"two live streams are already open on this key; close one or retry after {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
     session = Session(hub, Lease(key_id, slot, holder))
     try:
         session.sub, upto = hub.subscribe(discipline, session.ended)
@@ -156,7 +161,11 @@ async def open_stream(hub: Hub, slots: Slots, db: Database, key_id: int, discipl
         with trio.CancelScope(shield=True):
             await slots.release(key_id, slot, holder)
         raise
-    response = Response(session.body([sse.preamble(), *first]), status=200, content_type="text/event-stream; charset=utf-8",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(
+        session.body([sse.preamble(), *first]),
+        status=200,
+        content_type="text/event-stream; charset=utf-8",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
     response.timeout = None  # Quart's RESPONSE_TIMEOUT (60 s) would cut the ~5-minute stream
     return response

@@ -17,8 +17,18 @@ import pytest
 from svc.access.plans import prepare_database
 from svc.core import pgserver
 from svc.core.db import connect_asyncio
-from tests.support import (BASE_DB, TEST_SCALE, TEST_SEED, TODAY, app_client, drop_database, make_key,
-                           new_database, run, with_database)
+from tests.support import (
+    BASE_DB,
+    TEST_SCALE,
+    TEST_SEED,
+    TODAY,
+    app_client,
+    drop_database,
+    make_key,
+    new_database,
+    run,
+    with_database,
+)
 
 _counter = itertools.count()
 

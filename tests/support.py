@@ -20,10 +20,10 @@ from svc.core.db import connect_asyncio
 TEST_SEED = 7
 # tiny by default (seconds); SVC_TEST_SCALE=demo runs the same tests on the demo world (minutes)
 TEST_SCALE = os.environ.get("SVC_TEST_SCALE", "tiny")
-TODAY = dt.datetime.now(dt.timezone.utc).date()
+TODAY = dt.datetime.now(dt.UTC).date()
 # The world is generated as of today, and the app's clock starts at today 12:00 UTC, the
 # generator's "now": the same matches are live, finished yesterday or scheduled in every run.
-NOON = dt.datetime.combine(TODAY, dt.time(12, 0), dt.timezone.utc)
+NOON = dt.datetime.combine(TODAY, dt.time(12, 0), dt.UTC)
 BASE_DB = "svc_test_template"
 
 
@@ -38,6 +38,7 @@ def run(coro):
 
 def admin(server_url: str, *statements: str) -> None:
     """Statements on the server's maintenance database (CREATE / DROP DATABASE), in order."""
+
     async def go():
         conn = await asyncpg.connect(server_url)
         try:
@@ -51,8 +52,11 @@ def admin(server_url: str, *statements: str) -> None:
 
 def new_database(server_url: str, name: str, template: str | None = None) -> str:
     """An empty database (or a copy of `template`) named `name`, replacing one left behind; its URL."""
-    admin(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
-          f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+    admin(
+        server_url,
+        f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
+        f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""),
+    )
     return with_database(server_url, name)
 
 

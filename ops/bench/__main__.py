@@ -52,7 +52,7 @@ async def prepare_varied(url: str, clients: int, kinds: int) -> tuple[list[str],
         await prepare_database(conn)
         if await world_is_empty(conn):
             print("loading the demo world first", file=sys.stderr)
-            await generate_world(conn, scale="demo", seed=1899, as_of=dt.datetime.now(dt.timezone.utc).date())
+            await generate_world(conn, scale="demo", seed=1899, as_of=dt.datetime.now(dt.UTC).date())
         keys = [await svc_keys.create_key(conn, plan="live", account="bench") for _ in range(clients)]
         return keys, [await sample(conn, i) for i in range(kinds)]
     finally:
@@ -65,38 +65,60 @@ async def sample(conn, i: int) -> dict[str, str]:
     s = {}
     s["event"] = await conn.fetchval(
         "SELECT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id WHERE m.status = 'finished' "
-        f"AND o.market = 'winner' ORDER BY m.day DESC, m.event_id {one}", i)
-    s["day"] = (await conn.fetchval(
-        f"SELECT day FROM (SELECT DISTINCT day FROM matches WHERE status = 'finished' AND day IS NOT NULL) d "
-        f"ORDER BY day DESC {one}", i)).isoformat()
+        f"AND o.market = 'winner' ORDER BY m.day DESC, m.event_id {one}",
+        i,
+    )
+    s["day"] = (
+        await conn.fetchval(
+            f"SELECT day FROM (SELECT DISTINCT day FROM matches WHERE status = 'finished' AND day IS NOT NULL) d "
+            f"ORDER BY day DESC {one}",
+            i,
+        )
+    ).isoformat()
     s["player"] = await conn.fetchval(
-        f"SELECT p.name FROM players p JOIN player_totals t ON t.player_id = p.id ORDER BY t.matches DESC, p.id {one}", i)
-    s["year"] = str(dt.datetime.now(dt.timezone.utc).year)
+        f"SELECT p.name FROM players p JOIN player_totals t ON t.player_id = p.id ORDER BY t.matches DESC, p.id {one}",
+        i,
+    )
+    s["year"] = str(dt.datetime.now(dt.UTC).year)
     # a busy player, the opponent they met most often, their latest year, a long-reigning number one
-    s["player_id"] = await conn.fetchval(f"SELECT player_id FROM player_totals ORDER BY matches DESC, player_id {one}", i)
+    s["player_id"] = await conn.fetchval(
+        f"SELECT player_id FROM player_totals ORDER BY matches DESC, player_id {one}", i
+    )
     s["rival_id"] = await conn.fetchval(
         "SELECT opponent FROM player_opponents WHERE player_id = $1 AND scope = 'all' "
-        "ORDER BY meetings DESC, opponent LIMIT 1", s["player_id"])
-    s["player_year"] = str(await conn.fetchval("SELECT max(year) FROM player_match WHERE player_id = $1",
-                                               s["player_id"]))
+        "ORDER BY meetings DESC, opponent LIMIT 1",
+        s["player_id"],
+    )
+    s["player_year"] = str(
+        await conn.fetchval("SELECT max(year) FROM player_match WHERE player_id = $1", s["player_id"])
+    )
     s["number_one"] = await conn.fetchval(
-        f"SELECT player1 FROM number_one_reigns ORDER BY weeks DESC, first_day {one}", i)
+        f"SELECT player1 FROM number_one_reigns ORDER BY weeks DESC, first_day {one}", i
+    )
     # places, editions and matches
     s["country"] = await conn.fetchval(f"SELECT code FROM country_stats ORDER BY titles DESC, code {one}", i)
     s["rallies_event"] = await conn.fetchval(
         "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND EXISTS "
-        f"(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC, m.id {one}", i)
+        f"(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC, m.id {one}",
+        i,
+    )
     s["venue"] = await conn.fetchval(f"SELECT id FROM venue_stats ORDER BY editions DESC, id {one}", i)
     s["priced_match"] = await conn.fetchval(
-        f"SELECT match_id FROM odds WHERE market = 'handicap_points' ORDER BY match_id DESC {one}", i)
+        f"SELECT match_id FROM odds WHERE market = 'handicap_points' ORDER BY match_id DESC {one}", i
+    )
     s["medal_edition"] = await conn.fetchval(
-        f"SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date ORDER BY year DESC, id {one}", i)
+        f"SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date ORDER BY year DESC, id {one}",
+        i,
+    )
     s["big_edition"] = await conn.fetchval(
-        f"SELECT tournament_id FROM matches GROUP BY tournament_id ORDER BY count(*) DESC, tournament_id {one}", i)
+        f"SELECT tournament_id FROM matches GROUP BY tournament_id ORDER BY count(*) DESC, tournament_id {one}", i
+    )
     s["team_edition"] = await conn.fetchval(
-        f"SELECT id FROM tournaments WHERE team AND end_date < current_date ORDER BY year DESC, id {one}", i)
+        f"SELECT id FROM tournaments WHERE team AND end_date < current_date ORDER BY year DESC, id {one}", i
+    )
     s["final"] = await conn.fetchval(
-        f"SELECT id FROM matches WHERE round_code = 'F' AND status = 'finished' ORDER BY day DESC, id {one}", i)
+        f"SELECT id FROM matches WHERE round_code = 'F' AND status = 'finished' ORDER BY day DESC, id {one}", i
+    )
     return s
 
 
@@ -212,39 +234,71 @@ def main() -> int:
     missing = [ep.path for ep in REGISTRY if ep.path not in paths]
     if missing:
         print(f"no sample request for: {', '.join(missing)}", file=sys.stderr)
-    env = {**os.environ, "DATABASE_URL": url, "SVC_LOG_LEVEL": "WARNING", "SVC_HOME": str(settings.home),
-           "SVC_CACHE": "0" if args.no_cache else "1"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SVC_LOG_LEVEL": "WARNING",
+        "SVC_HOME": str(settings.home),
+        "SVC_CACHE": "0" if args.no_cache else "1",
+    }
     svc_port, bare_port = free_port(), free_port()
     procs = [
         start([sys.executable, "-m", "svc", "serve", "--port", str(svc_port), "--workers", str(args.workers)], env),
-        start([sys.executable, "-m", "hypercorn", "--worker-class", "trio", "--workers", str(args.workers),
-               "--bind", f"127.0.0.1:{bare_port}", "bare_asgi:app"], env, cwd=ROOT / "ops" / "bench"),
+        start(
+            [
+                sys.executable,
+                "-m",
+                "hypercorn",
+                "--worker-class",
+                "trio",
+                "--workers",
+                str(args.workers),
+                "--bind",
+                f"127.0.0.1:{bare_port}",
+                "bare_asgi:app",
+            ],
+            env,
+            cwd=ROOT / "ops" / "bench",
+        ),
     ]
-    lines = [f"# ops/bench {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC",
-             f"{os.cpu_count()} cores, {args.workers} Hypercorn trio worker(s) each side, {args.seconds:g} s per row, "
-             f"answer cache {'off' if args.no_cache else 'on'}", ""]
+    lines = [
+        f"# ops/bench {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
+        f"{os.cpu_count()} cores, {args.workers} Hypercorn trio worker(s) each side, {args.seconds:g} s per row, "
+        f"answer cache {'off' if args.no_cache else 'on'}",
+        "",
+    ]
     try:
         wait_up(svc_port, "/v1/openapi.json")
         wait_up(bare_port, "/")
         asyncio.run(lift_limits(url))
         for c in clients:
-            lines += [f"## {c} client{'s' if c > 1 else ''}", "",
-                      "| endpoint | req/s | × bare | p50 ms | p95 ms | bare p50 ms | statuses |",
-                      "|---|---|---|---|---|---|---|"]
+            lines += [
+                f"## {c} client{'s' if c > 1 else ''}",
+                "",
+                "| endpoint | req/s | × bare | p50 ms | p95 ms | bare p50 ms | statuses |",
+                "|---|---|---|---|---|---|---|",
+            ]
             bare = measure(bare_port, [[request_bytes("/", {})]] * c, args.seconds)
-            lines.append(f"| bare ASGI (baseline) | {bare.rps:.0f} | 1.00 | {bare.pct(0.5):.2f} | {bare.pct(0.95):.2f} "
-                         f"| {bare.pct(0.5):.2f} | {bare.statuses} |")
+            lines.append(
+                f"| bare ASGI (baseline) | {bare.rps:.0f} | 1.00 | {bare.pct(0.5):.2f} | {bare.pct(0.95):.2f} "
+                f"| {bare.pct(0.5):.2f} | {bare.statuses} |"
+            )
             for ep, path in paths.items():
                 if args.only and args.only not in ep:
                     continue
                 reqs = [[request_bytes(path, {"Authorization": f"Bearer {keys[i]}"})] for i in range(c)]
                 r = measure(svc_port, reqs, args.seconds)
-                lines.append(f"| {ep} | {r.rps:.0f} | {r.rps / bare.rps:.2f} | {r.pct(0.5):.2f} | {r.pct(0.95):.2f} "
-                             f"| {bare.pct(0.5):.2f} | {r.statuses} |")
+                lines.append(
+                    f"| {ep} | {r.rps:.0f} | {r.rps / bare.rps:.2f} | {r.pct(0.5):.2f} | {r.pct(0.95):.2f} "
+                    f"| {bare.pct(0.5):.2f} | {r.statuses} |"
+                )
                 print(lines[-1], file=sys.stderr)
             lines.append("")
         if not args.no_bridge:
-            lines += ["## database bridge: svc.core.db (asyncpg on its own loop, awaited from Trio) against bare asyncpg", ""]
+            lines += [
+                "## database bridge: svc.core.db (asyncpg on its own loop, awaited from Trio) against bare asyncpg",
+                "",
+            ]
             lines += bridge.run(url, min(args.seconds, 3.0))
     finally:
         for p in procs:
@@ -255,7 +309,7 @@ def main() -> int:
     report = "\n".join(lines) + "\n"
     print(report)
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"bench-{dt.datetime.now(dt.timezone.utc):%Y%m%dT%H%M%S}.md").write_text(report)
+    (OUT / f"bench-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}.md").write_text(report)
     return 0
 
 

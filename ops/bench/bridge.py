@@ -18,8 +18,11 @@ STMT = Statement(name="bench-query", sql=QUERY, params=(), source="bench")
 
 def _summary(latencies: list[float], seconds: float) -> dict[str, float]:
     ordered = sorted(latencies)
-    return {"qps": len(ordered) / seconds, "p50_us": ordered[len(ordered) // 2] * 1e6,
-            "p99_us": ordered[int(len(ordered) * 0.99)] * 1e6}
+    return {
+        "qps": len(ordered) / seconds,
+        "p50_us": ordered[len(ordered) // 2] * 1e6,
+        "p99_us": ordered[int(len(ordered) * 0.99)] * 1e6,
+    }
 
 
 def bare_asyncpg(url: str, concurrency: int, seconds: float) -> dict[str, float]:
@@ -68,11 +71,15 @@ def trio_bridge(url: str, concurrency: int, seconds: float) -> dict[str, float]:
 
 
 def run(url: str, seconds: float) -> list[str]:
-    lines = ["| concurrency | bare asyncpg q/s | bridge q/s | ratio | bare p50 µs | bridge p50 µs | bare p99 µs | bridge p99 µs |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| concurrency | bare asyncpg q/s | bridge q/s | ratio | bare p50 µs | bridge p50 µs | bare p99 µs | bridge p99 µs |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for concurrency in (1, 8, 32):
         bare = bare_asyncpg(url, concurrency, seconds)
         bridge = trio_bridge(url, concurrency, seconds)
-        lines.append(f"| {concurrency} | {bare['qps']:.0f} | {bridge['qps']:.0f} | {bridge['qps'] / bare['qps']:.2f} "
-                     f"| {bare['p50_us']:.0f} | {bridge['p50_us']:.0f} | {bare['p99_us']:.0f} | {bridge['p99_us']:.0f} |")
+        lines.append(
+            f"| {concurrency} | {bare['qps']:.0f} | {bridge['qps']:.0f} | {bridge['qps'] / bare['qps']:.2f} "
+            f"| {bare['p50_us']:.0f} | {bridge['p50_us']:.0f} | {bare['p99_us']:.0f} | {bridge['p99_us']:.0f} |"
+        )
     return lines

@@ -31,8 +31,8 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlsplit
 
 import psutil
@@ -46,8 +46,8 @@ from svc.testing.serving import free_port, serve_process
 
 CLIENTS = (1, 8, 32)
 RUNS = (1, 2)
-CACHED = "/v1/countries"   # answered from the answer cache after the first call
-VARIED = 8                 # sets of sample parameters per endpoint for goal 2
+CACHED = "/v1/countries"  # answered from the answer cache after the first call
+VARIED = 8  # sets of sample parameters per endpoint for goal 2
 
 
 def spread(values: list[float], fmt: str = "{:.2f}") -> str:
@@ -69,13 +69,28 @@ class Servers:
         self._stack = contextlib.ExitStack()
         for name, workers, cache in (("svc1", 1, "1"), ("svc1_nocache", 1, "0"), ("svc2", 2, "1")):
             port = self.ports[name] = free_port()
-            proc, _ = self._stack.enter_context(serve_process(url, home, "--workers", str(workers), port=port,
-                                                             SVC_CACHE=cache))
+            proc, _ = self._stack.enter_context(
+                serve_process(url, home, "--workers", str(workers), port=port, SVC_CACHE=cache)
+            )
             self.pids[name] = proc.pid
         for name, workers in (("bare1", 1), ("bare2", 2)):
             port = self.ports[name] = free_port()
-            bare = start([sys.executable, "-m", "hypercorn", "--worker-class", "trio", "--workers", str(workers),
-                          "--bind", f"127.0.0.1:{port}", "bare_asgi:app"], os.environ, cwd=ROOT / "ops" / "bench")
+            bare = start(
+                [
+                    sys.executable,
+                    "-m",
+                    "hypercorn",
+                    "--worker-class",
+                    "trio",
+                    "--workers",
+                    str(workers),
+                    "--bind",
+                    f"127.0.0.1:{port}",
+                    "bare_asgi:app",
+                ],
+                os.environ,
+                cwd=ROOT / "ops" / "bench",
+            )
             self._stack.callback(bare.wait, timeout=15)
             self._stack.callback(bare.terminate)
         for name, port in self.ports.items():
@@ -88,6 +103,7 @@ class Servers:
 def cpu_seconds(server_pid: int) -> dict[str, float]:
     """CPU seconds used so far by a server's processes (supervisor and workers), by every PostgreSQL
     process of the machine, and by this process (the load generator runs here)."""
+
     def used(p: psutil.Process) -> float:
         with contextlib.suppress(psutil.Error):
             t = p.cpu_times()
@@ -96,8 +112,11 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
 
     server = psutil.Process(server_pid)
     postgres = [p for p in psutil.process_iter(["name"]) if p.info["name"] in ("postgres", "postmaster")]
-    return {"workers": sum(used(p) for p in [server, *server.children(recursive=True)]),
-            "postgres": sum(used(p) for p in postgres), "loadgen": time.process_time()}
+    return {
+        "workers": sum(used(p) for p in [server, *server.children(recursive=True)]),
+        "postgres": sum(used(p) for p in postgres),
+        "loadgen": time.process_time(),
+    }
 
 
 def load(port: int, path: str, keys: list[str], clients: int, seconds: float) -> Result:
@@ -120,8 +139,11 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
             bare = load(p["bare1"], "/", [], c, seconds).rps
             g1.setdefault(("cached", c), []).append(load(p["svc1"], CACHED, keys, c, seconds).rps / bare)
             g1.setdefault(("uncached", c), []).append(load(p["svc1_nocache"], CACHED, keys, c, seconds).rps / bare)
-            print(f"goal 1, {c} clients: cached {g1['cached', c][-1]:.2f}, uncached {g1['uncached', c][-1]:.2f}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"goal 1, {c} clients: cached {g1['cached', c][-1]:.2f}, uncached {g1['uncached', c][-1]:.2f}",
+                file=sys.stderr,
+                flush=True,
+            )
         for c in CLIENTS[1:]:
             one = load(p["svc1"], CACHED, keys, c, seconds).rps
             before = cpu_seconds(servers.pids["svc2"])
@@ -134,22 +156,36 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
             g3.setdefault(("svc", c), []).append(two / one)
             g3.setdefault(("bare", c), []).append(bare2 / bare1)
             print(f"goal 3, {c} clients: ours {two / one:.2f}, bare {bare2 / bare1:.2f}", file=sys.stderr, flush=True)
-    lines = ["## Goal 1: a read through the full path against bare Hypercorn-trio (one worker each)", "",
-             "| read | clients | × bare, run 1 / run 2 | goal | verdict |", "|---|---|---|---|---|"]
+    lines = [
+        "## Goal 1: a read through the full path against bare Hypercorn-trio (one worker each)",
+        "",
+        "| read | clients | × bare, run 1 / run 2 | goal | verdict |",
+        "|---|---|---|---|---|",
+    ]
     for (kind, c), v in g1.items():
         goal = 0.70 if kind == "cached" else 0.40
         lines.append(f"| {kind} `{CACHED}` | {c} | {spread(v)} | ≥ {goal:.2f} | {verdict(v, lambda x: x >= goal)} |")
-    lines += ["", "## Goal 3: cached reads, `--workers 2` against `--workers 1`", "",
-              "| clients | ours: 2 / 1 workers, run 1 / run 2 | bare Hypercorn: 2 / 1 workers | goal | verdict |",
-              "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Goal 3: cached reads, `--workers 2` against `--workers 1`",
+        "",
+        "| clients | ours: 2 / 1 workers, run 1 / run 2 | bare Hypercorn: 2 / 1 workers | goal | verdict |",
+        "|---|---|---|---|---|",
+    ]
     for c in CLIENTS[1:]:
         v = g3["svc", c]
         lines.append(f"| {c} | {spread(v)} | {spread(g3['bare', c])} | ≥ 1.80 | {verdict(v, lambda x: x >= 1.8)} |")
-    lines += ["", f"Cores busy while `--workers 2` served (of {os.cpu_count()}), run 1 / run 2:", "",
-              "| clients | our workers | PostgreSQL | the load generator (this process) |", "|---|---|---|---|"]
+    lines += [
+        "",
+        f"Cores busy while `--workers 2` served (of {os.cpu_count()}), run 1 / run 2:",
+        "",
+        "| clients | our workers | PostgreSQL | the load generator (this process) |",
+        "|---|---|---|---|",
+    ]
     for c in CLIENTS[1:]:
-        lines.append(f"| {c} | " + " | ".join(spread(g3cpu[part, c]) for part in ("workers", "postgres", "loadgen"))
-                     + " |")
+        lines.append(
+            f"| {c} | " + " | ".join(spread(g3cpu[part, c]) for part in ("workers", "postgres", "loadgen")) + " |"
+        )
     return lines + [""]
 
 
@@ -181,14 +217,24 @@ def goal_2(url: str, home: Path, seconds: float) -> list[str]:
         asyncio.run(restore(url))
     over = [(ep, v) for ep, v in rows.items() if statistics.fmean(v) > 20]
     database = urlsplit(url).path.lstrip("/") or "postgres"
-    lines = [f"## Goal 2: every endpoint's p95 at one client, cache off, {VARIED} parameter sets per endpoint", "",
-             f"World: database `{database}`. {len(rows) - len(over)} of {len(rows)} endpoints at or under 20 ms "
-             "(mean of the two runs); over it, slowest first:", "",
-             "| endpoint | p95 ms, run 1 / run 2 | goal | verdict |", "|---|---|---|---|"]
+    lines = [
+        f"## Goal 2: every endpoint's p95 at one client, cache off, {VARIED} parameter sets per endpoint",
+        "",
+        f"World: database `{database}`. {len(rows) - len(over)} of {len(rows)} endpoints at or under 20 ms "
+        "(mean of the two runs); over it, slowest first:",
+        "",
+        "| endpoint | p95 ms, run 1 / run 2 | goal | verdict |",
+        "|---|---|---|---|",
+    ]
     for ep, v in sorted(over, key=lambda t: -statistics.fmean(t[1])):
         lines.append(f"| `{ep}` | {spread(v, '{:.1f}')} | ≤ 20 | {verdict(v, lambda x: x <= 20)} |")
-    lines += ["", "Every endpoint, slowest first (p95 ms, mean of the two runs; answers other than 200 noted):", "",
-              "| endpoint | p95 ms | answers |", "|---|---|---|"]
+    lines += [
+        "",
+        "Every endpoint, slowest first (p95 ms, mean of the two runs; answers other than 200 noted):",
+        "",
+        "| endpoint | p95 ms | answers |",
+        "|---|---|---|",
+    ]
     for ep, v in sorted(rows.items(), key=lambda t: -statistics.fmean(t[1])):
         lines.append(f"| `{ep}` | {statistics.fmean(v):.1f} | {statuses.get(ep, {})} |")
     return lines + [""]
@@ -210,17 +256,21 @@ def goal_4(url: str, n: int) -> list[str]:
         figures.setdefault("open", []).append(ours["open_s"] / peer["open_s"])
         figures.setdefault("gc", []).append(ours["gc_max_ms"])
         figures.setdefault("opened", []).append(min(ours["ok"], ours["reached"]))
-    lines = [f"## Goal 4: {n} live streams on one worker against the peer (sse-starlette on uvicorn)", "",
-             "| figure | run 1 / run 2 | goal | verdict |", "|---|---|---|---|",
-             f"| memory per stream, ours / peer | {spread(figures['memory'])} | ≤ 0.60 | "
-             f"{verdict(figures['memory'], lambda x: x <= 0.6)} |",
-             f"| change p99, ours / peer | {spread(figures['p99'])} | ≤ 1.00 | {verdict(figures['p99'], lambda x: x <= 1)} |",
-             f"| opening all, ours / peer | {spread(figures['open'])} | ≤ 1.50 | "
-             f"{verdict(figures['open'], lambda x: x <= 1.5)} |",
-             f"| longest full collection of ours (ms) | {spread(figures['gc'], '{:.0f}')} | ≤ 100 | "
-             f"{verdict(figures['gc'], lambda x: x <= 100)} |",
-             f"| streams open and reached by every change | {spread(figures['opened'], '{:.0f}')} | {n} | "
-             f"{verdict(figures['opened'], lambda x: x >= n)} |"]
+    lines = [
+        f"## Goal 4: {n} live streams on one worker against the peer (sse-starlette on uvicorn)",
+        "",
+        "| figure | run 1 / run 2 | goal | verdict |",
+        "|---|---|---|---|",
+        f"| memory per stream, ours / peer | {spread(figures['memory'])} | ≤ 0.60 | "
+        f"{verdict(figures['memory'], lambda x: x <= 0.6)} |",
+        f"| change p99, ours / peer | {spread(figures['p99'])} | ≤ 1.00 | {verdict(figures['p99'], lambda x: x <= 1)} |",
+        f"| opening all, ours / peer | {spread(figures['open'])} | ≤ 1.50 | "
+        f"{verdict(figures['open'], lambda x: x <= 1.5)} |",
+        f"| longest full collection of ours (ms) | {spread(figures['gc'], '{:.0f}')} | ≤ 100 | "
+        f"{verdict(figures['gc'], lambda x: x <= 100)} |",
+        f"| streams open and reached by every change | {spread(figures['opened'], '{:.0f}')} | {n} | "
+        f"{verdict(figures['opened'], lambda x: x >= n)} |",
+    ]
     return lines + [""]
 
 
@@ -236,10 +286,14 @@ def main() -> int:
     from svc.core import pgserver
 
     url = settings.database_url or pgserver.start(settings.home)
-    stamp = dt.datetime.now(dt.timezone.utc)
-    lines = [f"# ops/bench/goals {stamp:%Y-%m-%d %H:%M} UTC", "",
-             f"{os.cpu_count()} cores, 127.0.0.1; {args.seconds:g} s per measurement; every figure measured twice "
-             "(run 1 / run 2), each against its baseline measured in the same run.", ""]
+    stamp = dt.datetime.now(dt.UTC)
+    lines = [
+        f"# ops/bench/goals {stamp:%Y-%m-%d %H:%M} UTC",
+        "",
+        f"{os.cpu_count()} cores, 127.0.0.1; {args.seconds:g} s per measurement; every figure measured twice "
+        "(run 1 / run 2), each against its baseline measured in the same run.",
+        "",
+    ]
     if only & {"1", "3"}:
         keys, _ = asyncio.run(prepare_varied(url, max(CLIENTS), 1))
         servers = Servers(url, settings.home)

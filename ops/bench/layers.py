@@ -18,7 +18,7 @@ import signal
 import sys
 import sysconfig
 import tracemalloc
-from typing import Iterable
+from collections.abc import Iterable
 
 _STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"])
 FRAMES = 40  # frames kept per allocation: enough to reach the first frame outside the standard library
@@ -95,7 +95,7 @@ def py_spy_layers(raw: str, thread: str = "MainThread") -> dict[str, float]:
         if frames and frames[-1].split(" (", 1)[0].rsplit(".", 1)[-1] == "get_events":
             samples["waiting (epoll)"] += int(count)  # trio idle: waiting for a socket or a wake-up
             continue
-        files = [f[f.rfind("(") + 1:f.rfind(":")] for f in reversed(frames)]
+        files = [f[f.rfind("(") + 1 : f.rfind(":")] for f in reversed(frames)]
         samples[first_layer(files, through_runtimes=False)] += int(count)
     total = sum(samples.values()) or 1
     return {layer: 100 * n / total for layer, n in samples.most_common()}

@@ -68,8 +68,9 @@ async def make_keys(url: str, n: int) -> list[str]:
 
     conn = await connect_asyncio(url)
     try:
-        return [await svc_keys.create_key(conn, plan="live", account=f"bench-stream-{os.getpid()}-{i}")
-                for i in range(n)]
+        return [
+            await svc_keys.create_key(conn, plan="live", account=f"bench-stream-{os.getpid()}-{i}") for i in range(n)
+        ]
     finally:
         await conn.close()
 
@@ -95,10 +96,11 @@ async def publish_one(url: str) -> tuple[int, float]:
     conn = await connect_asyncio(url)
     try:
         # a match in play, else the latest to start (a world whose play has stopped still gets changes)
-        mid = await conn.fetchval("SELECT id FROM matches WHERE start_at IS NOT NULL "
-                                  "ORDER BY status = 'live' DESC, start_at DESC, id LIMIT 1")
+        mid = await conn.fetchval(
+            "SELECT id FROM matches WHERE start_at IS NOT NULL ORDER BY status = 'live' DESC, start_at DESC, id LIMIT 1"
+        )
         async with conn.transaction():
-            seq = await publish(Tx(conn), mid, "score", dt.datetime.now(dt.timezone.utc))
+            seq = await publish(Tx(conn), mid, "score", dt.datetime.now(dt.UTC))
         return seq, time.perf_counter()
     finally:
         await conn.close()
@@ -123,8 +125,9 @@ async def publish_peer(port: int, seq: int) -> tuple[int, float]:
     return seq, sent
 
 
-async def stream_client(port: int, request: bytes, c: Client, opened: trio.MemorySendChannel,
-                        opening: trio.CapacityLimiter) -> None:
+async def stream_client(
+    port: int, request: bytes, c: Client, opened: trio.MemorySendChannel, opening: trio.CapacityLimiter
+) -> None:
     told = False
     try:
         async with opening:  # held until the response head arrives
@@ -149,7 +152,9 @@ async def stream_client(port: int, request: bytes, c: Client, opened: trio.Memor
                 if c.want is not None and c.want in c.buf and c.want not in c.arrived:
                     c.arrived[c.want] = time.perf_counter()
                 if len(c.buf) > 1 << 14:
-                    del c.buf[: len(c.buf) - 4096]  # keep a tail longer than one message: the marker may straddle chunks
+                    del c.buf[
+                        : len(c.buf) - 4096
+                    ]  # keep a tail longer than one message: the marker may straddle chunks
     except (OSError, trio.BrokenResourceError):
         pass
     finally:
@@ -177,17 +182,22 @@ def worker_of(server: subprocess.Popen, port: int) -> psutil.Process:
 # keep_alive_timeout (it closes such a connection as idle); real clients reconnect spread over
 # their ~5-minute streams.
 OPEN_AT_ONCE = 1000
-OPEN_TIMEOUT = 240  # s: a run that cannot open its streams by then reports how many it opened (ours ends a stream at ~300 s)
+OPEN_TIMEOUT = (
+    240  # s: a run that cannot open its streams by then reports how many it opened (ours ends a stream at ~300 s)
+)
 REACH_TIMEOUT = 30  # s
-CHANGES = 5        # changes sent per N, CHANGE_GAP_S apart; latency figures pool every (change, subscriber)
+CHANGES = 5  # changes sent per N, CHANGE_GAP_S apart; latency figures pool every (change, subscriber)
 CHANGE_GAP_S = 3
 
 
 async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process) -> dict:
     if service == "ours":
         keys = await trio.to_thread.run_sync(lambda: asyncio.run(make_keys(url, (n + 1) // 2)))
-        requests = [f"GET /v1/live/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {keys[i // 2]}\r\n"
-                    f"Accept: text/event-stream\r\n\r\n".encode() for i in range(n)]
+        requests = [
+            f"GET /v1/live/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {keys[i // 2]}\r\n"
+            f"Accept: text/event-stream\r\n\r\n".encode()
+            for i in range(n)
+        ]
     else:
         requests = [b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"] * n
     traced = os.environ.get("BENCH_HEAP_LAYERS", "")
@@ -264,12 +274,39 @@ LOGS = ""  # main() makes it: the servers' own output, to look into when a figur
 
 def start_server(service: str, port: int, log_name: str, gc_log: str) -> subprocess.Popen:
     if service == "ours":
-        cmd = [sys.executable, "-m", "hypercorn", "-k", "trio", "-w", "1", "-b", f"127.0.0.1:{port}",
-               "--backlog", "4096", "ops.bench.stream:app"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "hypercorn",
+            "-k",
+            "trio",
+            "-w",
+            "1",
+            "-b",
+            f"127.0.0.1:{port}",
+            "--backlog",
+            "4096",
+            "ops.bench.stream:app",
+        ]
         env = {**os.environ, "BENCH_STREAM_APP": "1", "BENCH_GC_LOG": gc_log, "BENCH_HEAP": HEAP}
     else:
-        cmd = [sys.executable, "-m", "uvicorn", "ops.bench.stream_peer:app", "--host", "127.0.0.1", "--port", str(port),
-               "--workers", "1", "--backlog", "4096", "--log-level", "warning", "--no-access-log"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "ops.bench.stream_peer:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--backlog",
+            "4096",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ]
         env = {**os.environ, "BENCH_GC_LOG": gc_log}
     with open(os.path.join(LOGS, log_name), "wb") as log:
         server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -322,8 +359,10 @@ def raise_open_files(n: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     have = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     if have < n + 512:  # the clients of one run live in this process: one descriptor each, plus some
-        raise SystemExit(f"{n} streams need about {n + 512} open files in this process; the limit is {have} "
-                         f"and cannot be raised here (hard limit {hard})")
+        raise SystemExit(
+            f"{n} streams need about {n + 512} open files in this process; the limit is {have} "
+            f"and cannot be raised here (hard limit {hard})"
+        )
 
 
 def ratio(a: float, b: float) -> str:
@@ -346,8 +385,10 @@ FIGURES = [  # key, label, format
 
 
 def table(pairs: list[tuple[dict, dict]]) -> str:
-    lines = ["| streams | figure | ours (Quart-Trio, Hypercorn) | peer (sse-starlette, uvicorn) | ours / peer |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| streams | figure | ours (Quart-Trio, Hypercorn) | peer (sse-starlette, uvicorn) | ours / peer |",
+        "|---|---|---|---|---|",
+    ]
     for ours, peer in pairs:
         for key, label, fmt in FIGURES:
             r = "–" if key in ("ok", "reached", "gc_full") else ratio(ours[key], peer[key])
@@ -361,8 +402,10 @@ def layer_table(pairs: list[tuple[dict, dict]]) -> str:
     for ours, peer in pairs:
         n = ours["streams"]
         totals = {side: sum(r["heap_layers"].values()) or 1 for side, r in (("ours", ours), ("peer", peer))}
-        names = sorted(set(ours["heap_layers"]) | set(peer["heap_layers"]),
-                       key=lambda k: -(ours["heap_layers"].get(k, 0) + peer["heap_layers"].get(k, 0)))
+        names = sorted(
+            set(ours["heap_layers"]) | set(peer["heap_layers"]),
+            key=lambda k: -(ours["heap_layers"].get(k, 0) + peer["heap_layers"].get(k, 0)),
+        )
         for name in names + ["all"]:
             cells = []
             for side, r in (("ours", ours), ("peer", peer)):
@@ -375,11 +418,18 @@ def layer_table(pairs: list[tuple[dict, dict]]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--streams", default="1000,5000,10000")
-    ap.add_argument("--heap", choices=("serve", "default"), default="serve",
-                    help="our worker's collector: as `serve` sets it (svc/core/heap.py) or CPython's defaults")
-    ap.add_argument("--heap-layers", action="store_true",
-                    help="instead of the figures: each server's memory per stream by layer (ops/bench/layers.py; "
-                         "traced allocations, so the servers run slower and larger than in the figures)")
+    ap.add_argument(
+        "--heap",
+        choices=("serve", "default"),
+        default="serve",
+        help="our worker's collector: as `serve` sets it (svc/core/heap.py) or CPython's defaults",
+    )
+    ap.add_argument(
+        "--heap-layers",
+        action="store_true",
+        help="instead of the figures: each server's memory per stream by layer (ops/bench/layers.py; "
+        "traced allocations, so the servers run slower and larger than in the figures)",
+    )
     args = ap.parse_args()
     global HEAP
     HEAP = args.heap
@@ -399,15 +449,17 @@ def main() -> int:
         pairs.append((ours, peer))
     from importlib.metadata import version
 
-    stamp = dt.datetime.now(dt.timezone.utc)
-    head = (f"Live stream benchmark, {stamp:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, 127.0.0.1, one worker each: "
-            f"ours = /v1/live/stream, Quart-Trio on Hypercorn {version('hypercorn')} (h11); "
-            f"peer = sse-starlette {version('sse-starlette')} on uvicorn {version('uvicorn')} "
-            f"(asyncio loop, {'httptools' if _has('httptools') else 'h11'}). Heartbeat every 15 s on both. "
-            f"Our worker's garbage collector: {'as served (svc/core/heap.py)' if HEAP == 'serve' else 'CPython defaults'}; "
-            f"the peer's: CPython defaults. "
-            f"Change latency from the trigger (ours: the commit in PostgreSQL; peer: GET /publish sent) "
-            f"to the byte arriving at each client.")
+    stamp = dt.datetime.now(dt.UTC)
+    head = (
+        f"Live stream benchmark, {stamp:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, 127.0.0.1, one worker each: "
+        f"ours = /v1/live/stream, Quart-Trio on Hypercorn {version('hypercorn')} (h11); "
+        f"peer = sse-starlette {version('sse-starlette')} on uvicorn {version('uvicorn')} "
+        f"(asyncio loop, {'httptools' if _has('httptools') else 'h11'}). Heartbeat every 15 s on both. "
+        f"Our worker's garbage collector: {'as served (svc/core/heap.py)' if HEAP == 'serve' else 'CPython defaults'}; "
+        f"the peer's: CPython defaults. "
+        f"Change latency from the trigger (ours: the commit in PostgreSQL; peer: GET /publish sent) "
+        f"to the byte arriving at each client."
+    )
     text = head + "\n\n" + (layer_table(pairs) if args.heap_layers else table(pairs)) + "\n"
     print(text)
     out = os.path.join(os.path.dirname(__file__), "out", f"stream-{stamp:%Y%m%dT%H%M%S}.md")

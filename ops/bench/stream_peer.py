@@ -46,8 +46,9 @@ async def stream(request: Request) -> EventSourceResponse:
         finally:
             subscribers.discard(q)
 
-    return EventSourceResponse(events(), ping=15, sep="\n",
-                               headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return EventSourceResponse(
+        events(), ping=15, sep="\n", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
 
 
 async def publish(request: Request) -> PlainTextResponse:

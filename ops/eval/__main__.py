@@ -32,8 +32,9 @@ import math
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import attrs
 
@@ -98,8 +99,10 @@ def calibration(picked: Picked) -> list[tuple[str, int, float, float]]:
     bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
     for p, won in picked:
         bins[min(9, int(p * 10))].append((p, won))
-    return [(f"{b / 10:.1f}-{(b + 1) / 10:.1f}", len(v), sum(p for p, _ in v) / len(v), sum(w for _, w in v) / len(v))
-            for b, v in sorted(bins.items())]
+    return [
+        (f"{b / 10:.1f}-{(b + 1) / 10:.1f}", len(v), sum(p for p, _ in v) / len(v), sum(w for _, w in v) / len(v))
+        for b, v in sorted(bins.items())
+    ]
 
 
 def worst_calibration(picked: Picked) -> float:
@@ -109,8 +112,12 @@ def worst_calibration(picked: Picked) -> float:
 
 
 def table(title: str, methods: dict[str, dict[str, Picked]]) -> str:
-    lines = [f"### {title}", "", "| method | discipline | matches | accuracy | log-loss | Brier | worst tenth (points) |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"### {title}",
+        "",
+        "| method | discipline | matches | accuracy | log-loss | Brier | worst tenth (points) |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     for name, by in methods.items():
         for disc in (*DISCIPLINES, "all"):
             picked = by.get(disc, [])
@@ -118,15 +125,20 @@ def table(title: str, methods: dict[str, dict[str, Picked]]) -> str:
                 continue
             s: Scores = scores(picked)
             worst = worst_calibration(picked)
-            lines.append(f"| {name} | {disc} | {s.matches} | {s.accuracy:.4f} | {s.log_loss:.4f} | {s.brier:.4f} | "
-                         f"{'no tenth of 200+' if math.isnan(worst) else f'{worst:.2f}'} |")
+            lines.append(
+                f"| {name} | {disc} | {s.matches} | {s.accuracy:.4f} | {s.log_loss:.4f} | {s.brier:.4f} | "
+                f"{'no tenth of 200+' if math.isnan(worst) else f'{worst:.2f}'} |"
+            )
     return "\n".join(lines)
 
 
 def calibration_table(title: str, methods: dict[str, dict[str, Picked]]) -> str:
-    lines = [f"### {title}: calibration (all disciplines)", "",
-             "| method | tenth of side 1's chance | matches | mean chance | share won | gap (points) |",
-             "|---|---|---:|---:|---:|---:|"]
+    lines = [
+        f"### {title}: calibration (all disciplines)",
+        "",
+        "| method | tenth of side 1's chance | matches | mean chance | share won | gap (points) |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for name, by in methods.items():
         for tenth, n, mean, won in calibration(by["all"]):
             lines.append(f"| {name} | {tenth} | {n} | {mean:.4f} | {won:.4f} | {abs(mean - won) * 100:.2f} |")
@@ -172,8 +184,10 @@ async def rank_feature(conn: Any, rows: list[Any]) -> dict[str, float]:
     weeks: dict[str, list[dt.date]] = defaultdict(list)
     ranks: dict[tuple[str, dt.date], dict[frozenset, int]] = defaultdict(dict)
     ends: dict[tuple[str, dt.date], int] = defaultdict(int)
-    for r in await conn.fetch("SELECT discipline, week, rank, player1, player2 FROM rankings WHERE player1 IS NOT NULL "
-                              "ORDER BY discipline, week"):
+    for r in await conn.fetch(
+        "SELECT discipline, week, rank, player1, player2 FROM rankings WHERE player1 IS NOT NULL "
+        "ORDER BY discipline, week"
+    ):
         key = (r["discipline"], r["week"])
         if not weeks[r["discipline"]] or weeks[r["discipline"]][-1] != r["week"]:
             weeks[r["discipline"]].append(r["week"])
@@ -253,18 +267,28 @@ def plain_elo(rows: list[Any], k: float) -> dict[str, float]:
 
 # -- fitting ---------------------------------------------------------------------------------------
 GRID = {
-    "initial_deviation": (0.8, 0.9, 1.1, 1.25), "min_deviation": (0.75, 1.3), "drift": (0.8, 1.2, 1.5),
-    "margin_weight": (0.0, 0.5, 1.25), "margin_slope": (0.7, 1.4), "points": (0.0, 0.5, 1.5),
-    "entry_offset": (0.0, 0.5, 1.5), "carry": (0.0, 0.6, 1.3), "established": (0.5, 2.0),
+    "initial_deviation": (0.8, 0.9, 1.1, 1.25),
+    "min_deviation": (0.75, 1.3),
+    "drift": (0.8, 1.2, 1.5),
+    "margin_weight": (0.0, 0.5, 1.25),
+    "margin_slope": (0.7, 1.4),
+    "points": (0.0, 0.5, 1.5),
+    "entry_offset": (0.0, 0.5, 1.5),
+    "carry": (0.0, 0.6, 1.3),
+    "established": (0.5, 2.0),
 }
 
 
 def fit(settings: Settings, rows: list[Any], picked_ids: set[str], first: int, last: int) -> Settings:
     """Coordinate search of the settings on the matches of seasons first..last (training only)."""
+
     def loss(s: Settings) -> float:
         f = own_forecasts(s, rows)
-        got = [(f[r["id"]], r["winner"] == 1) for r in rows
-               if r["id"] in f and first <= r["day"].year <= last and (not picked_ids or r["id"] in picked_ids)]
+        got = [
+            (f[r["id"]], r["winner"] == 1)
+            for r in rows
+            if r["id"] in f and first <= r["day"].year <= last and (not picked_ids or r["id"] in picked_ids)
+        ]
         return scores(got).log_loss
 
     best = loss(settings)
@@ -287,7 +311,9 @@ def fit(settings: Settings, rows: list[Any], picked_ids: set[str], first: int, l
 async def generated(server_url: str, refit: bool) -> str:
     rows, conn = await world_rows(server_url, "generated")
     try:
-        market = {r["match_id"]: r["chance1"] for r in await conn.fetch("SELECT match_id, chance1 FROM backtest_matches")}
+        market = {
+            r["match_id"]: r["chance1"] for r in await conn.fetch("SELECT match_id, chance1 FROM backtest_matches")
+        }
         settings = GENERATED
         if refit:
             settings = fit(settings, rows, set(market), 2005, GENERATED.trained_to or 2014)
@@ -303,12 +329,16 @@ async def generated(server_url: str, refit: bool) -> str:
     finally:
         await conn.close()
     first_held = (settings.trained_to or 2014) + 1
-    parts = [f"## Generated world (demo, seed 1899): {len(rows)} finished matches rated in {seconds:.1f} s; "
-             f"model {settings.version}, fitted on seasons to {settings.trained_to}",
-             f"Ranking baseline: P = sigmoid({slope:.3f} x (log rank2 - log rank1)), fitted on {len(train)} priced "
-             f"matches of 2013-2014."]
-    for label, subset in ((f"every season with prices ({min(r['day'].year for r in priced)} on)", priced),
-                          (f"held-out seasons ({first_held} on)", [r for r in priced if r["day"].year >= first_held])):
+    parts = [
+        f"## Generated world (demo, seed 1899): {len(rows)} finished matches rated in {seconds:.1f} s; "
+        f"model {settings.version}, fitted on seasons to {settings.trained_to}",
+        f"Ranking baseline: P = sigmoid({slope:.3f} x (log rank2 - log rank1)), fitted on {len(train)} priced "
+        f"matches of 2013-2014.",
+    ]
+    for label, subset in (
+        (f"every season with prices ({min(r['day'].year for r in priced)} on)", priced),
+        (f"held-out seasons ({first_held} on)", [r for r in priced if r["day"].year >= first_held]),
+    ):
         ranked = [r for r in subset if r["id"] in ranks]
         methods = {
             "own rating": by_discipline(subset, lambda r: own[r["id"]]),
@@ -316,9 +346,11 @@ async def generated(server_url: str, refit: bool) -> str:
             "hidden truth": by_discipline(subset, lambda r: truth.get(r["id"])),
         }
         parts.append(table(label, methods))
-        both = {"own rating": by_discipline(ranked, lambda r: own[r["id"]]),
-                "ranking baseline": by_discipline(ranked, lambda r: 1 / (1 + math.exp(-slope * ranks[r["id"]]))),
-                "closing market": by_discipline(ranked, lambda r: market[r["id"]])}
+        both = {
+            "own rating": by_discipline(ranked, lambda r: own[r["id"]]),
+            "ranking baseline": by_discipline(ranked, lambda r: 1 / (1 + math.exp(-slope * ranks[r["id"]]))),
+            "closing market": by_discipline(ranked, lambda r: market[r["id"]]),
+        }
         parts.append(table(f"{label}, matches with a list in force (2013 on)", both))
         parts.append(calibration_table(label, methods))
     return "\n\n".join(parts)
@@ -341,10 +373,17 @@ async def real(server_url: str, refit: bool) -> str:
             best_k, best = k, got
     elo = plain_elo(rows, best_k)
     test = [r for r in rows if r["day"].year == 2020 and r["id"] in own and r["id"] in elo]
-    methods = {"own rating": by_discipline(test, lambda r: own[r["id"]]),
-               f"plain Elo (K {best_k:g})": by_discipline(test, lambda r: elo[r["id"]])}
-    return "\n\n".join([f"## Real world (BWF World Tour): the 2020 matches after training on 2018-2019; model "
-                        f"{settings.version}", table("2020", methods), calibration_table("2020", methods)])
+    methods = {
+        "own rating": by_discipline(test, lambda r: own[r["id"]]),
+        f"plain Elo (K {best_k:g})": by_discipline(test, lambda r: elo[r["id"]]),
+    }
+    return "\n\n".join(
+        [
+            f"## Real world (BWF World Tour): the 2020 matches after training on 2018-2019; model {settings.version}",
+            table("2020", methods),
+            calibration_table("2020", methods),
+        ]
+    )
 
 
 async def main(argv: list[str] | None = None) -> None:
@@ -354,7 +393,7 @@ async def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     settings = ServiceSettings.from_env()
     server_url = settings.database_url or pgserver.start(settings.home)
-    parts = ["# Rating evaluation, " + dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")]
+    parts = ["# Rating evaluation, " + dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")]
     if args.world in ("generated", "both"):
         parts.append(await generated(server_url, args.fit))
     if args.world in ("real", "both"):

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
-import math
 from collections import defaultdict
 from pathlib import Path
 
@@ -37,13 +36,12 @@ ERAS = ((1949, 1976), (1977, 1988), (1989, 2000), (2001, 2008), (2009, 2016), (2
 DISCIPLINES = ("MS", "WS", "MD", "WD", "XD")
 MEDAL_POINTS = {"gold": 4.0, "silver": 3.0, "bronze": 2.0}
 OLYMPIC_GOLD = 4.0
-TEAM_TITLE = {"thomas-cup": (("MS", "MD"), 3.0), "uber-cup": (("WS", "WD"), 3.0),
-              "sudirman-cup": (DISCIPLINES, 1.5)}
+TEAM_TITLE = {"thomas-cup": (("MS", "MD"), 3.0), "uber-cup": (("WS", "WD"), 3.0), "sudirman-cup": (DISCIPLINES, 1.5)}
 TOUR_FROM_ERA = 2017  # the era the real World Tour of 2018-2020 speaks for
-TOUR_WEIGHT = 1.0     # ... and how much: the record of those years is a few medals, the Tour some 80 finals
-TOP = 0.8   # the strongest nation of a discipline and era: the level the era table gives the strongest
+TOUR_WEIGHT = 1.0  # ... and how much: the record of those years is a few medals, the Tour some 80 finals
+TOP = 0.8  # the strongest nation of a discipline and era: the level the era table gives the strongest
 SHARE_POWER = 0.35  # flatter than a square root: a nation of a third of the strongest's honours is 0.68 of the way up
-FLOOR = 0.3   # the strength a nation with the least honour of an era in a discipline would have
+FLOOR = 0.3  # the strength a nation with the least honour of an era in a discipline would have
 
 
 def era_of(year: int) -> tuple[int, int] | None:
@@ -102,15 +100,25 @@ def strengths(record: Path, tour: Path) -> list[tuple[str, str, tuple[int, int],
         for d in DISCIPLINES:
             share = shares(points.get((era, d), {}))
             if d == "XD" and not share:  # before mixed doubles had a world title: the men's and women's
-                men = shares({n: sum(points.get((era, x), {}).get(n, 0.0) for x in ("MS", "MD"))
-                              for n in {n for x in ("MS", "MD") for n in points.get((era, x), {})}})
-                women = shares({n: sum(points.get((era, x), {}).get(n, 0.0) for x in ("WS", "WD"))
-                                for n in {n for x in ("WS", "WD") for n in points.get((era, x), {})}})
+                men = shares(
+                    {
+                        n: sum(points.get((era, x), {}).get(n, 0.0) for x in ("MS", "MD"))
+                        for n in {n for x in ("MS", "MD") for n in points.get((era, x), {})}
+                    }
+                )
+                women = shares(
+                    {
+                        n: sum(points.get((era, x), {}).get(n, 0.0) for x in ("WS", "WD"))
+                        for n in {n for x in ("WS", "WD") for n in points.get((era, x), {})}
+                    }
+                )
                 share = {n: (men.get(n, 0.0) + women.get(n, 0.0)) / 2 for n in set(men) | set(women)}
             if era[0] == TOUR_FROM_ERA:
                 real = shares(titles.get(d, {}))
-                share = {n: (1 - TOUR_WEIGHT) * share.get(n, 0.0) + TOUR_WEIGHT * real.get(n, 0.0)
-                         for n in set(share) | set(real)}
+                share = {
+                    n: (1 - TOUR_WEIGHT) * share.get(n, 0.0) + TOUR_WEIGHT * real.get(n, 0.0)
+                    for n in set(share) | set(real)
+                }
             if not share:
                 continue
             best = max(share.values())

@@ -21,10 +21,10 @@ import hashlib
 from collections import defaultdict
 from pathlib import Path
 
+from svc.world.generate.ids import fold
 from svc.world.sources.names import Identities
 from svc.world.sources.record import TWO_NATION_PAIRS, WORLDS, read_medals, read_two_nation_pairs
 from svc.world.sources.rows import Problem
-from svc.world.generate.ids import fold
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "svc" / "world" / "sources" / "data" / "record"
@@ -45,8 +45,16 @@ def honours() -> list[tuple[str, str, str, str, int]]:
     for medal in read_medals(RECORD / WORLDS, problems):
         for i, name in enumerate(medal.names):
             nation = own.get((medal.year, medal.discipline, fold(name)))
-            out.append((name, nation.country if nation else medal.country, medal.discipline,
-                        GENDERS[medal.discipline][i], medal.year, MEDAL_POINTS[medal.place]))
+            out.append(
+                (
+                    name,
+                    nation.country if nation else medal.country,
+                    medal.discipline,
+                    GENDERS[medal.discipline][i],
+                    medal.year,
+                    MEDAL_POINTS[medal.place],
+                )
+            )
     if problems:
         raise SystemExit("the record does not read: " + "; ".join(str(p) for p in problems))
     for d in DISCIPLINES:

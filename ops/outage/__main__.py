@@ -44,7 +44,7 @@ async def prepare(url: str) -> tuple[str, str]:
     conn = await connect_asyncio(url)
     try:
         await prepare_database(conn)
-        await generate_world(conn, scale="tiny", seed=1899, as_of=dt.datetime.now(dt.timezone.utc).date())
+        await generate_world(conn, scale="tiny", seed=1899, as_of=dt.datetime.now(dt.UTC).date())
         account = "outage-" + secrets.token_hex(3)
         key = await svc_keys.create_key(conn, plan="live", account=account)
         return key, account
@@ -69,7 +69,7 @@ async def publish_change(url: str) -> None:
     try:
         match_id = await conn.fetchval("SELECT id FROM matches ORDER BY status = 'live' DESC, id LIMIT 1")
         async with conn.transaction():
-            await publish(Tx(conn), match_id, "score", dt.datetime.now(dt.timezone.utc))
+            await publish(Tx(conn), match_id, "score", dt.datetime.now(dt.UTC))
     finally:
         await conn.close()
 
@@ -83,9 +83,13 @@ async def insert_event(url: str) -> str:
     try:
         row = await conn.fetchrow("SELECT * FROM event_rows WHERE status = 'finished' ORDER BY match_id LIMIT 1")
         event_id = "evt_" + secrets.token_hex(8)
-        await conn.execute("INSERT INTO match_events (id, type, match_id, created_at, payload) "
-                           "VALUES ($1, 'match.finished', $2, now(), $3)", event_id, row["match_id"],
-                           converter.unstructure(event_from_row(row, with_odds=True)))
+        await conn.execute(
+            "INSERT INTO match_events (id, type, match_id, created_at, payload) "
+            "VALUES ($1, 'match.finished', $2, now(), $3)",
+            event_id,
+            row["match_id"],
+            converter.unstructure(event_from_row(row, with_odds=True)),
+        )
         return event_id
     finally:
         await conn.close()
@@ -97,11 +101,20 @@ async def measure(args) -> dict:
     key, account = await trio.to_thread.run_sync(lambda: asyncio.run(prepare(url)))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "DATABASE_URL": url, "SVC_HOME": str(tmp), "SVC_HOOKS_ALLOW_LOCAL": "1",
-           "SVC_LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SVC_HOME": str(tmp),
+        "SVC_HOOKS_ALLOW_LOCAL": "1",
+        "SVC_LOG_LEVEL": "WARNING",
+    }
     log = open(tmp / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers",
-                             str(args.workers)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "svc", "serve", "--port", str(port), "--workers", str(args.workers)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     receiver = Receiver(secret="", now=time.time)  # the secret is set once the endpoint is added
     answers: list[tuple[float, int | str, float]] = []  # (at, status or error, seconds)
     stream_messages: list[tuple[float, str]] = []  # (at, event name)
@@ -117,9 +130,25 @@ async def measure(args) -> dict:
                         pass
                     await trio.sleep(0.3)
             await nursery.start(receiver.serve)
-            added = subprocess.run([sys.executable, "-m", "svc", "hooks", "add", "--account", account, "--url",
-                                    f"http://127.0.0.1:{receiver.port}/hook", "--events", "match.finished"],
-                                   env=env, capture_output=True, text=True, check=True)
+            added = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "svc",
+                    "hooks",
+                    "add",
+                    "--account",
+                    account,
+                    "--url",
+                    f"http://127.0.0.1:{receiver.port}/hook",
+                    "--events",
+                    "match.finished",
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             receiver.secret = added.stdout.split()[1]  # the CLI prints the endpoint's id, then its secret
             # the load would pass the Live plan's 300 a minute: lift them (after the server and the CLI,
             # which write them at start)
@@ -164,8 +193,9 @@ async def measure(args) -> dict:
             await trio.to_thread.run_sync(lambda: asyncio.run(insert_event(url)))
             await trio.to_thread.run_sync(lambda: asyncio.run(publish_change(url)))
             with trio.move_on_after(120):
-                while not receiver.received or not any(t >= marks["up"] and name == "match"
-                                                       for t, name in stream_messages):
+                while not receiver.received or not any(
+                    t >= marks["up"] and name == "match" for t, name in stream_messages
+                ):
                     await trio.sleep(0.2)
             await trio.sleep(1)
             nursery.cancel_scope.cancel()
@@ -190,9 +220,11 @@ async def measure(args) -> dict:
         "answers by status overall": dict(Counter(str(a[1]) for a in answers)),
         "restart -> first 200 (s)": None if first_200 is None else round(first_200 - up, 2),
         "restart -> first stream message (s)": None if first_message is None else round(first_message - up, 2),
-        "restart -> first match on the stream (s)": next((round(t - up, 2) for t, name in stream_messages
-                                                          if t >= up and name == "match"), None),
-        "restart -> first webhook delivery (s)": None if first_delivery is None
+        "restart -> first match on the stream (s)": next(
+            (round(t - up, 2) for t, name in stream_messages if t >= up and name == "match"), None
+        ),
+        "restart -> first webhook delivery (s)": None
+        if first_delivery is None
         else round(first_delivery - marks["up_wall"], 2),
         "webhooks received": [r.verdict for r in receiver.received],
         "stream events while down": dict(Counter(name for t, name in stream_messages if down <= t < up)),

@@ -120,8 +120,9 @@ SELECT count(*) FROM span x JOIN span y
   ON x.country = y.country AND x.name = y.name AND x.id < y.id AND x.first <= y.last AND y.first <= x.last"""
 
 
-async def statistics(conn, first: int, last: int, rally_years: tuple[int, int] | None = None
-                     ) -> dict[str, dict[str, float | None]]:
+async def statistics(
+    conn, first: int, last: int, rally_years: tuple[int, int] | None = None
+) -> dict[str, dict[str, float | None]]:
     out: dict[str, dict[str, float | None]] = {d: {} for d in DISCIPLINES}
 
     def share(a, b):
@@ -135,9 +136,13 @@ async def statistics(conn, first: int, last: int, rally_years: tuple[int, int] |
         d["matches"] = r["played"]
     for r in await conn.fetch(GAMES, first, last):
         d = out.setdefault(r["discipline"], {})
-        for col, label in (("by2", "games won by 2 %"), ("by3_5", "games won by 3-5 %"),
-                           ("by6_10", "games won by 6-10 %"), ("by11", "games won by 11+ %"),
-                           ("deuce", "deuce games (loser 20+) %")):
+        for col, label in (
+            ("by2", "games won by 2 %"),
+            ("by3_5", "games won by 3-5 %"),
+            ("by6_10", "games won by 6-10 %"),
+            ("by11", "games won by 11+ %"),
+            ("deuce", "deuce games (loser 20+) %"),
+        ):
             d[label] = share(r[col], r["games"])
     for r in await conn.fetch(RALLIES, *(rally_years or (first, last))):
         d = out.setdefault(r["discipline"], {})
@@ -162,8 +167,9 @@ FROM tournaments t WHERE t.tier IN {TOUR} AND t.year BETWEEN $1 AND $2
 Statistics = dict[str, dict[str, float | None]]
 
 
-async def compared(world, real, first: int, last: int, ours_years: tuple[int, int]
-                   ) -> tuple[Statistics, Statistics, tuple[int, int]]:
+async def compared(
+    world, real, first: int, last: int, ours_years: tuple[int, int]
+) -> tuple[Statistics, Statistics, tuple[int, int]]:
     """This world's statistics (of `ours_years`, rallies of the years that have them), the real
     ones of first-last, and the years this world's rallies came from."""
     got = await world.fetchrow(RALLY_YEARS, *ours_years)
@@ -182,8 +188,12 @@ GAP_LIMIT = 2.0
 
 def largest_gap(ours: Statistics, theirs: Statistics) -> tuple[int, int, float, str]:
     """(shares within GAP_LIMIT, shares compared, the largest gap in points, where it is)."""
-    gaps = [(abs(a - b), f"{label}, {d}") for d in DISCIPLINES for label, b in theirs.get(d, {}).items()
-            if label.endswith("%") and b is not None and (a := ours.get(d, {}).get(label)) is not None]
+    gaps = [
+        (abs(a - b), f"{label}, {d}")
+        for d in DISCIPLINES
+        for label, b in theirs.get(d, {}).items()
+        if label.endswith("%") and b is not None and (a := ours.get(d, {}).get(label)) is not None
+    ]
     worst = max(gaps, default=(0.0, "-"))
     return sum(g <= GAP_LIMIT for g, _ in gaps), len(gaps), worst[0], worst[1]
 
@@ -195,20 +205,28 @@ async def report(world_url: str, real_url: str, first: int, last: int, ours_year
         ours, theirs, rally_years = await compared(world, real, first, last, ours_years)
         our_nations, real_nations = await nations(world, first, last), await nations(real, first, last)
         real_names = {k for r in await real.fetch("SELECT name FROM players") for k in deny_keys(r["name"])}
-        invented = [r["name"] for r in await world.fetch("SELECT name FROM players")
-                    if not deny_keys(r["name"]).isdisjoint(real_names)]
+        invented = [
+            r["name"]
+            for r in await world.fetch("SELECT name FROM players")
+            if not deny_keys(r["name"]).isdisjoint(real_names)
+        ]
         source = await world.fetchval("SELECT value FROM world_meta WHERE key = 'source'")
         two_places = await world.fetchval(TWO_PLACES)
         namesakes = await world.fetchval(NAMESAKES)
     finally:
         await world.close()
         await real.close()
-    lines = [f"# Realism: World-Tour-level matches, this world {ours_years[0]}-{ours_years[1]} (rallies "
-             f"{rally_years[0]}-{rally_years[1]}) against the real one {first}-{last}", ""]
+    lines = [
+        f"# Realism: World-Tour-level matches, this world {ours_years[0]}-{ours_years[1]} (rallies "
+        f"{rally_years[0]}-{rally_years[1]}) against the real one {first}-{last}",
+        "",
+    ]
     labels = [label for d in theirs.values() for label in d if label != "matches"]
     labels = list(dict.fromkeys(labels))
-    lines += ["| statistic | " + " | ".join(f"{d} ours / real / diff" for d in DISCIPLINES) + " |",
-              "|---|" + "---|" * len(DISCIPLINES)]
+    lines += [
+        "| statistic | " + " | ".join(f"{d} ours / real / diff" for d in DISCIPLINES) + " |",
+        "|---|" + "---|" * len(DISCIPLINES),
+    ]
     for label in ["matches", *labels]:
         cells = []
         for d in DISCIPLINES:
@@ -224,8 +242,10 @@ async def report(world_url: str, real_url: str, first: int, last: int, ours_year
         lines.append(f"| {code} | {mine:.1f} | {real_share:.1f} | {mine - real_share:+.1f} |")
     lines += ["", f"- player-days in two places (two tournaments on one day): {two_places}"]
     if source != "bwf":
-        lines.append(f"- invented players bearing a real player's name: {len(invented)}"
-                     + (f" (e.g. {', '.join(invented[:8])})" if invented else ""))
+        lines.append(
+            f"- invented players bearing a real player's name: {len(invented)}"
+            + (f" (e.g. {', '.join(invented[:8])})" if invented else "")
+        )
     lines.append(f"- pairs of players of one nation sharing a full name in years both played: {namesakes}")
     return "\n".join(lines)
 

@@ -97,24 +97,38 @@ async def careers(world, real) -> Section:
     real_season, real_season_who = await most_titles_in_a_season(real)
     matches, matches_who = await most_matches_in_a_year(world)
     real_matches, real_matches_who = await most_matches_in_a_year(real)
-    return Section("Careers: titles and workloads", (
-        Figure("most career titles", shown(titles), shown(real_titles), "≤ 75", at_most(titles, 75)),
-        Figure("most titles in one season", shown(season), shown(real_season), "≤ 12", at_most(season, 12)),
-        Figure("most matches played in one year", shown(matches), shown(real_matches), "≤ 100",
-               at_most(matches, 100)),
-    ), notes=(
-        f"- Titles: finals won in individual senior events (no team ties, juniors or para). "
-        f"This world's most: {who}; in a season: {season_who}; matches: {matches_who}.",
-        f"- Real: the World Tour 2018-2020 only (three seasons, one tier): {real_who}; "
-        f"in a season: {real_season_who}; matches: {real_matches_who}.",
-    ))
+    return Section(
+        "Careers: titles and workloads",
+        (
+            Figure("most career titles", shown(titles), shown(real_titles), "≤ 75", at_most(titles, 75)),
+            Figure("most titles in one season", shown(season), shown(real_season), "≤ 12", at_most(season, 12)),
+            Figure(
+                "most matches played in one year", shown(matches), shown(real_matches), "≤ 100", at_most(matches, 100)
+            ),
+        ),
+        notes=(
+            f"- Titles: finals won in individual senior events (no team ties, juniors or para). "
+            f"This world's most: {who}; in a season: {season_who}; matches: {matches_who}.",
+            f"- Real: the World Tour 2018-2020 only (three seasons, one tier): {real_who}; "
+            f"in a season: {real_season_who}; matches: {real_matches_who}.",
+        ),
+    )
 
 
 async def top_20s(world, real) -> Section:
     both, two_doubles, week = await top_20_overlaps(world)
     real_both, real_two_doubles, real_week = await top_20_overlaps(real)
-    return Section("Today's top 20s: players in more than one discipline", (
-        Figure("players in a singles and a doubles top 20", shown(both), shown(real_both), "0", at_most(both, 0)),
-        Figure("players in two doubles top 20s", shown(two_doubles), shown(real_two_doubles), "≤ 6",
-               at_most(two_doubles, 6)),
-    ), notes=(f"- The latest list of each discipline: this world {week}; real {real_week}.",))
+    return Section(
+        "Today's top 20s: players in more than one discipline",
+        (
+            Figure("players in a singles and a doubles top 20", shown(both), shown(real_both), "0", at_most(both, 0)),
+            Figure(
+                "players in two doubles top 20s",
+                shown(two_doubles),
+                shown(real_two_doubles),
+                "≤ 6",
+                at_most(two_doubles, 6),
+            ),
+        ),
+        notes=(f"- The latest list of each discipline: this world {week}; real {real_week}.",),
+    )

@@ -81,16 +81,26 @@ async def real_weeks(world, real) -> Section:
     for a, b, judged in ((first, last, True), (2018, 2020, False), (2022, 2024, False)):
         near, matched = within_days(off, a, b)
         share = percent(near, matched)
-        figures.append(Figure(f"{a}-{b}: editions starting within {REAL_WEEK_DAYS} days of their real start",
-                              f"{shown(share, unit=' %')} ({near} of {matched})", "-",
-                              f"≥ {REAL_WEEK_SHARE:g} %" if judged else "-",
-                              at_least(share, REAL_WEEK_SHARE) if judged else None))
-    return Section(f"World Tour editions {first}-{last} in their real weeks", tuple(figures), notes=(
-        "- Matched by series and label year; real starts: the match files' first day (2018-2020), the BWF "
-        "calendar (2022-2024); cancelled editions left out. Not matched: "
-        f"{len(ours.keys() - theirs.keys())} of this world's editions, "
-        f"{len(theirs.keys() - ours.keys())} real ones.",
-        f"- Furthest off: {'; '.join(far[:15]) or 'none'}{' ...' if len(far) > 15 else ''}."))
+        figures.append(
+            Figure(
+                f"{a}-{b}: editions starting within {REAL_WEEK_DAYS} days of their real start",
+                f"{shown(share, unit=' %')} ({near} of {matched})",
+                "-",
+                f"≥ {REAL_WEEK_SHARE:g} %" if judged else "-",
+                at_least(share, REAL_WEEK_SHARE) if judged else None,
+            )
+        )
+    return Section(
+        f"World Tour editions {first}-{last} in their real weeks",
+        tuple(figures),
+        notes=(
+            "- Matched by series and label year; real starts: the match files' first day (2018-2020), the BWF "
+            "calendar (2022-2024); cancelled editions left out. Not matched: "
+            f"{len(ours.keys() - theirs.keys())} of this world's editions, "
+            f"{len(theirs.keys() - ours.keys())} real ones.",
+            f"- Furthest off: {'; '.join(far[:15]) or 'none'}{' ...' if len(far) > 15 else ''}.",
+        ),
+    )
 
 
 def part_of(row, part: str, whole: str) -> str:
@@ -98,27 +108,68 @@ def part_of(row, part: str, whole: str) -> str:
 
 
 async def outside_dates(world, real) -> Section:
-    ours, theirs = (await world.fetchrow(OUTSIDE_DATES, OLD_ERA_BEFORE),
-                    await real.fetchrow(OUTSIDE_DATES, OLD_ERA_BEFORE))
+    ours, theirs = (
+        await world.fetchrow(OUTSIDE_DATES, OLD_ERA_BEFORE),
+        await real.fetchrow(OUTSIDE_DATES, OLD_ERA_BEFORE),
+    )
     worst = await world.fetch(OUTSIDE_BY_EDITION)
-    return Section("Matches within their edition's dates", (
-        Figure("matches dated outside their edition's first..last day", part_of(ours, "outside", "dated"),
-               part_of(theirs, "outside", "dated"), "0", at_most(ours["outside"], 0)),
-        Figure(f"finals before {OLD_ERA_BEFORE} dated after the last day",
-               part_of(ours, "old_finals_late", "old_finals"),
-               "-", "0", at_most(ours["old_finals_late"], 0)),
-    ), notes=("- Most matches outside: " + ("; ".join(
-        f"{r['name']} ({r['start_date']}..{r['end_date']}): {r['outside']} ({r['first']}..{r['last']})"
-        for r in worst) or "none") + ".",))
+    return Section(
+        "Matches within their edition's dates",
+        (
+            Figure(
+                "matches dated outside their edition's first..last day",
+                part_of(ours, "outside", "dated"),
+                part_of(theirs, "outside", "dated"),
+                "0",
+                at_most(ours["outside"], 0),
+            ),
+            Figure(
+                f"finals before {OLD_ERA_BEFORE} dated after the last day",
+                part_of(ours, "old_finals_late", "old_finals"),
+                "-",
+                "0",
+                at_most(ours["old_finals_late"], 0),
+            ),
+        ),
+        notes=(
+            "- Most matches outside: "
+            + (
+                "; ".join(
+                    f"{r['name']} ({r['start_date']}..{r['end_date']}): {r['outside']} ({r['first']}..{r['last']})"
+                    for r in worst
+                )
+                or "none"
+            )
+            + ".",
+        ),
+    )
 
 
 async def scoring_eras(world, real) -> Section:
-    ours, theirs = (await world.fetchrow(SCORING_ERAS, RALLY_POINT_FROM),
-                    await real.fetchrow(SCORING_ERAS, RALLY_POINT_FROM))
-    return Section("Scoring eras", (
-        Figure(f"matches from {RALLY_POINT_FROM} scored to 15/11", part_of(ours, "old_scoring_after", "rally_era"),
-               part_of(theirs, "old_scoring_after", "rally_era"), "0", at_most(ours["old_scoring_after"], 0)),
-        Figure(f"matches before {RALLY_POINT_FROM} scored to 21", part_of(ours, "rally_scoring_before", "old_era"),
-               "-", "0", at_most(ours["rally_scoring_before"], 0)),
-    ), notes=(f"- Completed matches only (no retirement or walkover), by the day played (the edition's first "
-              f"day where the match has none); undated: {ours['undated']}.",))
+    ours, theirs = (
+        await world.fetchrow(SCORING_ERAS, RALLY_POINT_FROM),
+        await real.fetchrow(SCORING_ERAS, RALLY_POINT_FROM),
+    )
+    return Section(
+        "Scoring eras",
+        (
+            Figure(
+                f"matches from {RALLY_POINT_FROM} scored to 15/11",
+                part_of(ours, "old_scoring_after", "rally_era"),
+                part_of(theirs, "old_scoring_after", "rally_era"),
+                "0",
+                at_most(ours["old_scoring_after"], 0),
+            ),
+            Figure(
+                f"matches before {RALLY_POINT_FROM} scored to 21",
+                part_of(ours, "rally_scoring_before", "old_era"),
+                "-",
+                "0",
+                at_most(ours["rally_scoring_before"], 0),
+            ),
+        ),
+        notes=(
+            f"- Completed matches only (no retirement or walkover), by the day played (the edition's first "
+            f"day where the match has none); undated: {ours['undated']}.",
+        ),
+    )

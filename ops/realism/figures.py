@@ -51,8 +51,12 @@ def at_least(value: float | int | None, floor: float) -> bool | None:
 
 
 def markdown(section: Section) -> str:
-    lines = [f"## {section.title}", "", "| figure | this world | real / record | target | verdict |",
-             "|---|---:|---:|---|---|"]
+    lines = [
+        f"## {section.title}",
+        "",
+        "| figure | this world | real / record | target | verdict |",
+        "|---|---:|---:|---|---|",
+    ]
     lines += [f"| {f.name} | {f.ours} | {f.real} | {f.target} | {verdict(f.met)} |" for f in section.figures]
     if section.notes:
         lines += ["", *section.notes]

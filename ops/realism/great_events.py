@@ -13,8 +13,14 @@ from ops.realism.record import FAMILIES, OLYMPICS, TEAM, TEAM_EVENTS, WORLDS, Ch
 
 GREAT_SERIES = [WORLDS, OLYMPICS, *TEAM_EVENTS]
 # The circuits a top player plays between the great events, of every era that has tiers.
-CIRCUIT_TIERS = [*TOUR_TIERS, "Grand Prix", "Grand Prix Gold", "Superseries", "Superseries Premier",
-                 "Superseries Finals"]
+CIRCUIT_TIERS = [
+    *TOUR_TIERS,
+    "Grand Prix",
+    "Grand Prix Gold",
+    "Superseries",
+    "Superseries Premier",
+    "Superseries Finals",
+]
 TOP = 10
 SINCE = 2008
 RECORD_SHARE = 90.0  # per cent of the record's champions a world must match (the issue: every one, ideally)
@@ -102,28 +108,44 @@ async def top_players_present(world) -> Section:
     mean = sum(r["present"] for r in listed) / len(listed) if listed else None
     worst = min(listed, key=lambda r: (r["present"], r["year"], r["series"], r["discipline"]), default=None)
     worst_text = f"{worst['present']} ({worst['series']} {worst['year']} {worst['discipline']})" if worst else "-"
-    missing = [f"{r['series']} {r['year']} {r['discipline']}: {r['present']}" for r in listed
-               if r["present"] < 8]
-    return Section(f"The world top {TOP} at each World Championships and Olympics since {SINCE}", (
-        Figure(f"top {TOP} in the draw, mean per discipline", shown(mean, 2), "-", "≥ 8", at_least(mean, 8)),
-        Figure(f"top {TOP} in the draw, worst", worst_text, "-", "-", None),
-        Figure("editions x disciplines measured", shown(len(listed)), "-", "-", None),
-    ), notes=(f"- The list in force is the latest before the first day; a pair counts when it plays together. "
-              f"The real data holds no World Championships or Olympics.",
-              f"- No list before them (not measured): {', '.join(unlisted) or 'none'}.",
-              f"- Fewer than 8 of the top {TOP}: {'; '.join(missing) or 'none'}."))
+    missing = [f"{r['series']} {r['year']} {r['discipline']}: {r['present']}" for r in listed if r["present"] < 8]
+    return Section(
+        f"The world top {TOP} at each World Championships and Olympics since {SINCE}",
+        (
+            Figure(f"top {TOP} in the draw, mean per discipline", shown(mean, 2), "-", "≥ 8", at_least(mean, 8)),
+            Figure(f"top {TOP} in the draw, worst", worst_text, "-", "-", None),
+            Figure("editions x disciplines measured", shown(len(listed)), "-", "-", None),
+        ),
+        notes=(
+            "- The list in force is the latest before the first day; a pair counts when it plays together. "
+            "The real data holds no World Championships or Olympics.",
+            f"- No list before them (not measured): {', '.join(unlisted) or 'none'}.",
+            f"- Fewer than 8 of the top {TOP}: {'; '.join(missing) or 'none'}.",
+        ),
+    )
 
 
 async def clash_section(world, real) -> Section:
     ours, theirs = await clashes(world), await clashes(real)
     listed = "; ".join(f"{r['name']} ({r['start_date']}) with {r['great']}" for r in ours[:12])
     more = f" and {len(ours) - 12} more" if len(ours) > 12 else ""
-    return Section("Circuit events in the great events' days", (
-        Figure("World Tour / Grand Prix / Superseries editions sharing a day with a great event", shown(len(ours)),
-               shown(len(theirs)), "0", at_most(len(ours), 0)),
-    ), notes=("- Great events: World Championships, Olympics, Thomas, Uber and Sudirman Cups. Real: the BWF "
-              "calendar of 2022-2024 (the 2018-2020 match files hold no great event).",
-              f"- This world's: {listed or 'none'}{more}."))
+    return Section(
+        "Circuit events in the great events' days",
+        (
+            Figure(
+                "World Tour / Grand Prix / Superseries editions sharing a day with a great event",
+                shown(len(ours)),
+                shown(len(theirs)),
+                "0",
+                at_most(len(ours), 0),
+            ),
+        ),
+        notes=(
+            "- Great events: World Championships, Olympics, Thomas, Uber and Sudirman Cups. Real: the BWF "
+            "calendar of 2022-2024 (the 2018-2020 match files hold no great event).",
+            f"- This world's: {listed or 'none'}{more}.",
+        ),
+    )
 
 
 async def record_section(world, record_folder: Path) -> Section:
@@ -135,11 +157,22 @@ async def record_section(world, record_folder: Path) -> Section:
         wrong = [c for c in on_record if not agrees(c, ours.get((c.event, c.year, c.discipline), set()))]
         matched = len(on_record) - len(wrong)
         share = percent(matched, len(on_record))
-        figures.append(Figure(f"{family}: champions' nations as on record", f"{matched} of {len(on_record)} "
-                              f"({shown(share, 0, ' %')})", f"{len(on_record)} on record", f"≥ {RECORD_SHARE:g} %",
-                              at_least(share, RECORD_SHARE)))
+        figures.append(
+            Figure(
+                f"{family}: champions' nations as on record",
+                f"{matched} of {len(on_record)} ({shown(share, 0, ' %')})",
+                f"{len(on_record)} on record",
+                f"≥ {RECORD_SHARE:g} %",
+                at_least(share, RECORD_SHARE),
+            )
+        )
         if wrong:
-            notes.append(f"- {family} (record → this world): " + ", ".join(
-                f"{c.year}{'' if c.discipline == TEAM else ' ' + c.discipline} {c.nation}→"
-                f"{'/'.join(sorted(ours.get((c.event, c.year, c.discipline), ()))) or 'none'}" for c in wrong))
+            notes.append(
+                f"- {family} (record → this world): "
+                + ", ".join(
+                    f"{c.year}{'' if c.discipline == TEAM else ' ' + c.discipline} {c.nation}→"
+                    f"{'/'.join(sorted(ours.get((c.event, c.year, c.discipline), ()))) or 'none'}"
+                    for c in wrong
+                )
+            )
     return Section("Champions' nations against the public record", tuple(figures), notes=tuple(notes))

@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 from ops.eval.__main__ import _with_database, world_rows
-from ops.realism import careers, dates, great_events, venues, winners
 from ops.realism import __main__ as match_level
+from ops.realism import careers, dates, great_events, venues, winners
 from ops.realism.figures import Figure, Section, markdown, tally
 from ops.realism.record import FOLDER as RECORD_FOLDER
 from svc.core import pgserver
@@ -61,20 +61,34 @@ async def match_level_section(world, real) -> Section:
     within, compared, gap, where = match_level.largest_gap(ours, theirs)
     (first, last), (a, b) = MATCH_LEVEL_YEARS, MATCH_LEVEL_OURS
     limit = match_level.GAP_LIMIT
-    return Section(f"Match level (python -m ops.realism --ours-years {a}-{b}: this world's World Tour "
-                   f"{a}-{b}, the real {first}-{last})", (
-        Figure(f"shares within {limit:g} points of the real World Tour", f"{within} of {compared}", "-", "all",
-               within == compared),
-        Figure("largest gap", f"{gap:.1f} points ({where})", "-", f"≤ {limit:g} points", gap <= limit),
-    ), notes=(f"- Shares: three games, the first game's winner winning, margins, deuce games, the server's "
-              f"share (rallies of {rally_years[0]}-{rally_years[1]}); the full table: python -m ops.realism.",))
+    return Section(
+        f"Match level (python -m ops.realism --ours-years {a}-{b}: this world's World Tour "
+        f"{a}-{b}, the real {first}-{last})",
+        (
+            Figure(
+                f"shares within {limit:g} points of the real World Tour",
+                f"{within} of {compared}",
+                "-",
+                "all",
+                within == compared,
+            ),
+            Figure("largest gap", f"{gap:.1f} points ({where})", "-", f"≤ {limit:g} points", gap <= limit),
+        ),
+        notes=(
+            f"- Shares: three games, the first game's winner winning, margins, deuce games, the server's "
+            f"share (rallies of {rally_years[0]}-{rally_years[1]}); the full table: python -m ops.realism.",
+        ),
+    )
 
 
 async def header(world) -> list[str]:
     meta = {r["key"]: r["value"] for r in await world.fetch("SELECT key, value FROM world_meta")}
     described = ", ".join(f"{k} {meta[k]}" for k in ("source", "generator", "scale", "seed", "as_of") if k in meta)
-    return ["# History: the world above the match, beside the real data and the record", "",
-            f"World: {described or 'no world_meta'}."]
+    return [
+        "# History: the world above the match, beside the real data and the record",
+        "",
+        f"World: {described or 'no world_meta'}.",
+    ]
 
 
 async def report(world_url: str, real_url: str, record_folder: Path) -> str:

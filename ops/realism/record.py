@@ -24,8 +24,13 @@ FAMILIES = (*TEAM_EVENTS, OLYMPICS, WORLDS)
 TEAM = "team"  # the discipline column of a team event's row
 
 # world-championships-podiums.csv's discipline_key -> the worlds' discipline codes
-DISCIPLINES = {"mens_singles": "MS", "womens_singles": "WS", "mens_doubles": "MD", "womens_doubles": "WD",
-               "mixed_doubles": "XD"}
+DISCIPLINES = {
+    "mens_singles": "MS",
+    "womens_singles": "WS",
+    "mens_doubles": "MD",
+    "womens_doubles": "WD",
+    "mixed_doubles": "XD",
+}
 
 
 @attrs.frozen
@@ -44,8 +49,10 @@ class RecordError(ValueError):
 def champion_nations(folder: Path = FOLDER) -> list[Champion]:
     """champion-nations.csv: the team events' champions and the Olympic golds, already in codes."""
     with open(folder / "champion-nations.csv", newline="", encoding="utf-8") as f:
-        return [Champion(r["event"], int(r["edition"]), r["discipline"], r["nation"], r["note"] or "")
-                for r in csv.DictReader(f)]
+        return [
+            Champion(r["event"], int(r["edition"]), r["discipline"], r["nation"], r["note"] or "")
+            for r in csv.DictReader(f)
+        ]
 
 
 def world_championship_golds(folder: Path = FOLDER) -> list[Champion]:
@@ -58,10 +65,12 @@ def world_championship_golds(folder: Path = FOLDER) -> list[Champion]:
             nation = code_of(r["country_name"])
             if nation is None or r["discipline_key"] not in DISCIPLINES:
                 # a fault in the record is reported, never guessed past: a figure built on it would lie
-                raise RecordError(f"world-championships-podiums.csv:{line}: "
-                                  f"{r['country_name']!r} / {r['discipline_key']!r} not known")
-            out.append(Champion(WORLDS, int(r["year"]), DISCIPLINES[r["discipline_key"]], nation,
-                                r["participant_name"]))
+                raise RecordError(
+                    f"world-championships-podiums.csv:{line}: {r['country_name']!r} / {r['discipline_key']!r} not known"
+                )
+            out.append(
+                Champion(WORLDS, int(r["year"]), DISCIPLINES[r["discipline_key"]], nation, r["participant_name"])
+            )
     return out
 
 

@@ -27,7 +27,10 @@ FROM tournaments t JOIN opens USING (series) JOIN venues v ON v.id = t.venue_id 
 WHERE NOT t.cancelled ORDER BY t.series, t.year"""
 
 # The year columns venues.csv gives a hall's name (first and last year whose editions carry it).
-FIRST_YEAR_COLUMNS, LAST_YEAR_COLUMNS = ("from_year", "from", "opened", "first_year"), ("to_year", "until", "closed", "last_year")
+FIRST_YEAR_COLUMNS, LAST_YEAR_COLUMNS = (
+    ("from_year", "from", "opened", "first_year"),
+    ("to_year", "until", "closed", "last_year"),
+)
 
 
 def returns(years_and_venues: list[tuple[int, str]]) -> int:
@@ -38,7 +41,7 @@ def returns(years_and_venues: list[tuple[int, str]]) -> int:
         year, venue = years_and_venues[i]
         if venue == years_and_venues[i - 1][1]:
             continue
-        count += any(v == venue and year - y <= RETURN_WITHIN for y, v in years_and_venues[:i - 1])
+        count += any(v == venue and year - y <= RETURN_WITHIN for y, v in years_and_venues[: i - 1])
     return count
 
 
@@ -67,8 +70,9 @@ def outside_years(rows: list, years: dict[tuple[str, str], list[tuple[int | None
     out = []
     for r in rows:
         periods = years.get((r["city"], r["venue"]), [(None, None)])
-        if not any((first is None or r["year"] >= first) and (last is None or r["year"] <= last)
-                   for first, last in periods):
+        if not any(
+            (first is None or r["year"] >= first) and (last is None or r["year"] <= last) for first, last in periods
+        ):
             shown_periods = ", ".join(f"{first or ''}-{last or ''}" for first, last in periods)
             out.append(f"{r['series']} {r['year']} in {r['venue']} ({shown_periods})")
     return out
@@ -84,14 +88,33 @@ async def venue_runs(world) -> Section:
     share = percent(sum(flips.values()), pairs)
     years = venue_years()
     outside = outside_years(rows, years) if years is not None else None
-    return Section("Venue runs of the great opens", (
-        Figure(f"editions flipping to another venue and back within {RETURN_WITHIN} years",
-               f"{sum(flips.values())} of {pairs} ({shown(share, unit=' %')})", "-",
-               f"rare (≤ {RARE:g} %)", at_most(share, RARE)),
-        Figure("editions in a venue outside its years", "n/a" if outside is None else shown(len(outside)), "-", "0",
-               None if outside is None else at_most(len(outside), 0)),
-    ), notes=(f"- Great opens: the series that were Grand Prix or Superseries events ({len(by_series)}). "
-              "Flips by series: " + (", ".join(f"{s} {n}" for s, n in sorted(flips.items()) if n) or "none") + ".",
-              "- Venues' years: " + ("svc/world/data/venues.csv gives venues no years (n/a)." if outside is None
-                                     else "; ".join(outside[:12]) or "every edition within its venue's years.")
-              + " The real data holds no venues."))
+    return Section(
+        "Venue runs of the great opens",
+        (
+            Figure(
+                f"editions flipping to another venue and back within {RETURN_WITHIN} years",
+                f"{sum(flips.values())} of {pairs} ({shown(share, unit=' %')})",
+                "-",
+                f"rare (≤ {RARE:g} %)",
+                at_most(share, RARE),
+            ),
+            Figure(
+                "editions in a venue outside its years",
+                "n/a" if outside is None else shown(len(outside)),
+                "-",
+                "0",
+                None if outside is None else at_most(len(outside), 0),
+            ),
+        ),
+        notes=(
+            f"- Great opens: the series that were Grand Prix or Superseries events ({len(by_series)}). "
+            "Flips by series: " + (", ".join(f"{s} {n}" for s, n in sorted(flips.items()) if n) or "none") + ".",
+            "- Venues' years: "
+            + (
+                "svc/world/data/venues.csv gives venues no years (n/a)."
+                if outside is None
+                else "; ".join(outside[:12]) or "every edition within its venue's years."
+            )
+            + " The real data holds no venues.",
+        ),
+    )

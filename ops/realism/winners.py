@@ -29,8 +29,14 @@ async def titles_with_nations(conn) -> list:
 
 def two_nation_pairs(titles: list, since: int, series: str | None = None) -> tuple[int, int]:
     """(doubles titles won by a pair of two nations, doubles titles whose pair is known) from `since`."""
-    pairs = [t for t in titles if t["discipline"] in DOUBLES and t["year"] >= since and len(t["side"]) == 2
-             and (series is None or t["series"] == series)]
+    pairs = [
+        t
+        for t in titles
+        if t["discipline"] in DOUBLES
+        and t["year"] >= since
+        and len(t["side"]) == 2
+        and (series is None or t["series"] == series)
+    ]
     return sum(len(set(t["nations"])) > 1 for t in pairs), len(pairs)
 
 
@@ -69,12 +75,22 @@ async def two_nations(world, real) -> Section:
     real_mixed, real_known = two_nation_pairs(theirs, 1990)
     olympic_mixed, olympic_known = two_nation_pairs(ours, 1990, "olympic-games")
     share, real_share = percent(mixed, known), percent(real_mixed, real_known)
-    return Section("Pairs of two nations", (
-        Figure("doubles titles since 1990 won by a two-nation pair", f"{shown(share, unit=' %')} ({mixed} of {known})",
-               f"{shown(real_share, unit=' %')} ({real_mixed} of {real_known})", "≤ 1 %", at_most(share, 1.0)),
-        Figure("of them, Olympic doubles golds", f"{olympic_mixed} of {olympic_known}", "-", "-", None),
-    ), notes=("- Real: the World Tour 2018-2020's finals (pairs whose partner the importer could not rebuild "
-              "left out).",))
+    return Section(
+        "Pairs of two nations",
+        (
+            Figure(
+                "doubles titles since 1990 won by a two-nation pair",
+                f"{shown(share, unit=' %')} ({mixed} of {known})",
+                f"{shown(real_share, unit=' %')} ({real_mixed} of {real_known})",
+                "≤ 1 %",
+                at_most(share, 1.0),
+            ),
+            Figure("of them, Olympic doubles golds", f"{olympic_mixed} of {olympic_known}", "-", "-", None),
+        ),
+        notes=(
+            "- Real: the World Tour 2018-2020's finals (pairs whose partner the importer could not rebuild left out).",
+        ),
+    )
 
 
 async def world_tour_titles(world, real) -> Section:
@@ -83,29 +99,47 @@ async def world_tour_titles(world, real) -> Section:
     for d in DISCIPLINES:
         mine, real_top = top_share(ours, d), top_share(theirs, d)
         gap = None if mine is None or real_top is None else mine - real_top
-        figures.append(Figure(f"{d}: the top {TOP} {'players' if d in SINGLES else 'pairs'}' share of titles",
-                              f"{shown(mine, unit=' %')} ({sum(t['discipline'] == d for t in ours)} titles)",
-                              f"{shown(real_top, unit=' %')} ({sum(t['discipline'] == d for t in theirs)} titles)",
-                              f"within {SHARE_GAP:g} points", None if gap is None else abs(gap) <= SHARE_GAP))
+        figures.append(
+            Figure(
+                f"{d}: the top {TOP} {'players' if d in SINGLES else 'pairs'}' share of titles",
+                f"{shown(mine, unit=' %')} ({sum(t['discipline'] == d for t in ours)} titles)",
+                f"{shown(real_top, unit=' %')} ({sum(t['discipline'] == d for t in theirs)} titles)",
+                f"within {SHARE_GAP:g} points",
+                None if gap is None else abs(gap) <= SHARE_GAP,
+            )
+        )
         shares[d] = (nation_shares(ours, d), nation_shares(theirs, d))
         nation_gap, nation = largest_nation_gap(*shares[d])
-        figures.append(Figure(f"{d}: largest gap in a nation's share of titles", f"{nation_gap:+.1f} points ({nation})",
-                              "-", f"within {SHARE_GAP:g} points", abs(nation_gap) <= SHARE_GAP))
+        figures.append(
+            Figure(
+                f"{d}: largest gap in a nation's share of titles",
+                f"{nation_gap:+.1f} points ({nation})",
+                "-",
+                f"within {SHARE_GAP:g} points",
+                abs(nation_gap) <= SHARE_GAP,
+            )
+        )
     first, last = WORLD_TOUR_YEARS
-    return Section(f"World Tour titles {first}-{last}: concentration and nations", tuple(figures),
-                   notes=("- The top 10 are the ten players (singles) or pairs (doubles) with the most titles of the "
-                          "discipline. Real: the finals of the real World Tour files as the importer reads them "
-                          "(a retirement's winner from the draw, side two's partner rebuilt: every final's "
-                          "winning pair is known).",
-                          "", *nation_table(shares)))
+    return Section(
+        f"World Tour titles {first}-{last}: concentration and nations",
+        tuple(figures),
+        notes=(
+            "- The top 10 are the ten players (singles) or pairs (doubles) with the most titles of the "
+            "discipline. Real: the finals of the real World Tour files as the importer reads them "
+            "(a retirement's winner from the draw, side two's partner rebuilt: every final's "
+            "winning pair is known).",
+            "",
+            *nation_table(shares),
+        ),
+    )
 
 
 def nation_table(shares: dict[str, tuple[dict[str, float], dict[str, float]]]) -> list[str]:
     """Each nation's share of titles, this world / real, where either holds SHOWN_SHARE or more."""
-    nations = sorted({n for ours, theirs in shares.values() for n, s in (*ours.items(), *theirs.items())
-                      if s >= SHOWN_SHARE})
-    lines = ["| nation | " + " | ".join(f"{d} ours / real" for d in shares) + " |",
-             "|---|" + "---:|" * len(shares)]
+    nations = sorted(
+        {n for ours, theirs in shares.values() for n, s in (*ours.items(), *theirs.items()) if s >= SHOWN_SHARE}
+    )
+    lines = ["| nation | " + " | ".join(f"{d} ours / real" for d in shares) + " |", "|---|" + "---:|" * len(shares)]
     for n in nations:
         cells = [f"{ours.get(n, 0.0):.0f} / {theirs.get(n, 0.0):.0f}" for ours, theirs in shares.values()]
         lines.append(f"| {n} | " + " | ".join(cells) + " |")

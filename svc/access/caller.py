@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 import attrs
 
@@ -20,7 +20,7 @@ from svc.core.db import Database
 from svc.core.errors import ApiError, bad_request, upgrade_required
 from svc.core.sqlfiles import Q
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 QUERY_KEY_NAMES = ("key", "api_key")  # interface.md, Authentication rule 4
 USE_A_HEADER = "send the key in a header (Authorization: Bearer <key> or X-API-Key: <key>)"
 
@@ -33,7 +33,7 @@ class Windows:
     now: dt.datetime
 
     @classmethod
-    def at(cls, now: dt.datetime) -> "Windows":
+    def at(cls, now: dt.datetime) -> Windows:
         minute = now.replace(second=0, microsecond=0)
         return cls(minute=minute, day=now.date(), month=now.date().replace(day=1), now=now)
 
@@ -110,10 +110,13 @@ async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: b
         raise ApiError("unauthorized", "unknown key: no key like it was ever made")
     caller = _caller(row, windows)
     if row["state"] != "current":
-        raise ApiError("unauthorized", "this key was replaced and no longer works; use its replacement",
-                       headers=caller.headers)
+        raise ApiError(
+            "unauthorized", "this key was replaced and no longer works; use its replacement", headers=caller.headers
+        )
     if caller.plan.rank < PLANS[need].rank:
-        err = upgrade_required(need, f"this needs the {PLANS[need].title} plan; the key's account is on {caller.plan.title}")
+        err = upgrade_required(
+            need, f"this needs the {PLANS[need].title} plan; the key's account is on {caller.plan.title}"
+        )
         err.headers.update(caller.headers)
         raise err
     if count and not row["counted"]:
@@ -127,12 +130,18 @@ async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: b
 async def refund(db: Database, caller: Caller) -> Caller:
     """Takes back a call counted before it was refused (no free stream slot, a parameter only the
     handler could judge, a failure of ours): a refused call is never counted. The caller as after."""
-    row = await db.fetchrow(Q.access.refund, key_id=caller.key_id, minute=caller.windows.minute,
-                            day=caller.windows.day, month=caller.windows.month)
+    row = await db.fetchrow(
+        Q.access.refund,
+        key_id=caller.key_id,
+        minute=caller.windows.minute,
+        day=caller.windows.day,
+        month=caller.windows.month,
+    )
     if row is None:
         return caller
-    return attrs.evolve(caller, minute_calls=row["minute_calls"], day_calls=row["day_calls"],
-                        month_calls=row["month_calls"])
+    return attrs.evolve(
+        caller, minute_calls=row["minute_calls"], day_calls=row["day_calls"], month_calls=row["month_calls"]
+    )
 
 
 async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, count: bool):
@@ -144,8 +153,14 @@ async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, coun
 
 def _batch_params(windows: tuple[dt.datetime, dt.date, dt.date], calls: list[dict]) -> dict:
     minute, day, month = windows
-    return {"key_hashes": [c["key_hash"] for c in calls], "need_ranks": [c["need_rank"] for c in calls],
-            "counts": [c["count"] for c in calls], "minute": minute, "day": day, "month": month}
+    return {
+        "key_hashes": [c["key_hash"] for c in calls],
+        "need_ranks": [c["need_rank"] for c in calls],
+        "counts": [c["count"] for c in calls],
+        "minute": minute,
+        "day": day,
+        "month": month,
+    }
 
 
 def _params(windows: tuple[dt.datetime, dt.date, dt.date], call: dict) -> dict:
@@ -154,18 +169,32 @@ def _params(windows: tuple[dt.datetime, dt.date, dt.date], call: dict) -> dict:
 
 
 def _caller(row, windows: Windows) -> Caller:
-    return Caller(key_id=row["id"], prefix=row["prefix"], account=row["account"], plan=PLANS[row["plan"]],
-                  minute_calls=row["minute_calls"], day_calls=row["day_calls"], month_calls=row["month_calls"],
-                  windows=windows, data_version=row["data_version"] or "0")
+    return Caller(
+        key_id=row["id"],
+        prefix=row["prefix"],
+        account=row["account"],
+        plan=PLANS[row["plan"]],
+        minute_calls=row["minute_calls"],
+        day_calls=row["day_calls"],
+        month_calls=row["month_calls"],
+        windows=windows,
+        data_version=row["data_version"] or "0",
+    )
 
 
 def _limit_error(caller: Caller) -> ApiError:
     w = caller.windows
     if caller.day_calls >= caller.plan.per_day:
         wait = math.ceil((w.day_reset - w.now).total_seconds())
-        return ApiError("quota_exceeded", f"today's {caller.plan.per_day} calls are used; they return at 00:00 UTC",
-                        extra={"resets_at": w.day_reset.isoformat().replace("+00:00", "Z")},
-                        headers={**caller.headers, "Retry-After": str(max(1, wait))})
+        return ApiError(
+            "quota_exceeded",
+            f"today's {caller.plan.per_day} calls are used; they return at 00:00 UTC",
+            extra={"resets_at": w.day_reset.isoformat().replace("+00:00", "Z")},
+            headers={**caller.headers, "Retry-After": str(max(1, wait))},
+        )
     wait = math.ceil((w.minute_reset - w.now).total_seconds())
-    return ApiError("rate_limited", f"more than {caller.plan.per_minute} calls this minute; wait {max(1, wait)} s",
-                    headers={**caller.headers, "Retry-After": str(max(1, wait))})
+    return ApiError(
+        "rate_limited",
+        f"more than {caller.plan.per_minute} calls this minute; wait {max(1, wait)} s",
+        headers={**caller.headers, "Retry-After": str(max(1, wait))},
+    )

@@ -60,7 +60,9 @@ async def create_key(conn: asyncpg.Connection, *, plan: str, account: str | None
             raise AccountError(
                 f"account {account!r} is on plan {held!r}; change it with `python -m svc accounts plan {account} {plan}`"
             )
-        key_id = await Tx(conn).fetchval(Q.access.key_insert, account=account, key_hash=key_hash(key), prefix=public_prefix(key))
+        key_id = await Tx(conn).fetchval(
+            Q.access.key_insert, account=account, key_hash=key_hash(key), prefix=public_prefix(key)
+        )
         await Tx(conn).fetchval(Q.access.key_usage_init, key_id=key_id, from_key_id=None)
     return key
 
@@ -73,7 +75,9 @@ async def replace_key(conn: asyncpg.Connection, old_key: str) -> str:
         if row["state"] != "current":
             raise AccountError("that key was already replaced")
         key = new_key()
-        new_id = await Tx(conn).fetchval(Q.access.key_insert, account=row["account"], key_hash=key_hash(key), prefix=public_prefix(key))
+        new_id = await Tx(conn).fetchval(
+            Q.access.key_insert, account=row["account"], key_hash=key_hash(key), prefix=public_prefix(key)
+        )
         await Tx(conn).fetchval(Q.access.key_usage_init, key_id=new_id, from_key_id=row["id"])
         await Tx(conn).fetchval(Q.access.key_mark_replaced, id=row["id"], new_id=new_id)
     return key

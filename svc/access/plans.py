@@ -38,6 +38,7 @@ async def prepare_database(conn: asyncpg.Connection) -> list[str]:
     applied = await migrate(conn)
     async with conn.transaction():
         for plan in PLANS.values():
-            await Tx(conn).execute(Q.access.plan_upsert, name=plan.name, rank=plan.rank,
-                                   per_minute=plan.per_minute, per_day=plan.per_day)
+            await Tx(conn).execute(
+                Q.access.plan_upsert, name=plan.name, rank=plan.rank, per_minute=plan.per_minute, per_day=plan.per_day
+            )
     return applied

@@ -23,9 +23,9 @@ from svc.core.db import Database, DatabaseUnavailable
 
 log = logging.getLogger("svc.access")
 
-RETRY_S = 2.0         # the database is tried again this often while a take-back is owed
-OWED_FOR_S = 3600.0   # an outage longer than an hour: its take-backs are given up (logged)
-MAX_OWED = 10_000     # per worker: memory stays bounded whatever the outage
+RETRY_S = 2.0  # the database is tried again this often while a take-back is owed
+OWED_FOR_S = 3600.0  # an outage longer than an hour: its take-backs are given up (logged)
+MAX_OWED = 10_000  # per worker: memory stays bounded whatever the outage
 
 
 class TakeBacks:

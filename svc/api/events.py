@@ -30,10 +30,16 @@ def _page(call: Call, rows) -> Page:
     return call.page(rows, lambda r: event_from_row(r, with_odds=call.sees_odds))
 
 
-@endpoint("/v1/results/yesterday", plan="free", summary="Events finished yesterday (UTC), with closing prices",
-          returns=Event, many=True, cache_seconds=5,  # "yesterday" moves at midnight; corrections arrive
-          description="Every event finished yesterday (UTC) with its score and, where bookmakers priced it, "
-                      "its opening and closing prices (for every plan).")
+@endpoint(
+    "/v1/results/yesterday",
+    plan="free",
+    summary="Events finished yesterday (UTC), with closing prices",
+    returns=Event,
+    many=True,
+    cache_seconds=5,  # "yesterday" moves at midnight; corrections arrive
+    description="Every event finished yesterday (UTC) with its score and, where bookmakers priced it, "
+    "its opening and closing prices (for every plan).",
+)
 async def results_yesterday(call: Call) -> Answer:
     day = call.clock.today() - dt.timedelta(days=1)
     rows = await call.db.fetch(Q.events.finished_on, day=day, discipline=None, offset=0, limit=100_000)
@@ -42,8 +48,11 @@ async def results_yesterday(call: Call) -> Answer:
 
 @attrs.frozen
 class ResultsParams(Paging):
-    date: dt.date = param("Day the events finished (UTC), YYYY-MM-DD. The Free key covers yesterday and today; "
-                          "Archive covers every day held.", required=True)
+    date: dt.date = param(
+        "Day the events finished (UTC), YYYY-MM-DD. The Free key covers yesterday and today; "
+        "Archive covers every day held.",
+        required=True,
+    )
     discipline: str | None = discipline_param()
 
 
@@ -54,14 +63,23 @@ async def results_plan(p: ResultsParams, db: Database, clock: Clock) -> str:
     return "free" if p.date >= today - dt.timedelta(days=1) else "archive"
 
 
-@endpoint("/v1/results", plan="free", summary="Events finished on a day", params=ResultsParams, returns=Event,
-          many=True, plan_for=results_plan, cache_seconds=5,  # today's list grows as matches finish
-          description="Events finished on `date` (UTC), in the order they ended. The Free key covers yesterday "
-                      "and today; another day answers 403 upgrade_required with plan archive. A day after today "
-                      "answers 422.")
+@endpoint(
+    "/v1/results",
+    plan="free",
+    summary="Events finished on a day",
+    params=ResultsParams,
+    returns=Event,
+    many=True,
+    plan_for=results_plan,
+    cache_seconds=5,  # today's list grows as matches finish
+    description="Events finished on `date` (UTC), in the order they ended. The Free key covers yesterday "
+    "and today; another day answers 403 upgrade_required with plan archive. A day after today "
+    "answers 422.",
+)
 async def results(call: Call) -> Page:
-    rows = await call.db.fetch(Q.events.finished_on, day=call.p.date, discipline=call.p.discipline,
-                               offset=call.offset, limit=call.limit)
+    rows = await call.db.fetch(
+        Q.events.finished_on, day=call.p.date, discipline=call.p.discipline, offset=call.offset, limit=call.limit
+    )
     return _page(call, rows)
 
 
@@ -70,10 +88,17 @@ class FixturesParams(Paging):
     discipline: str | None = discipline_param()
 
 
-@endpoint("/v1/fixtures", plan="free", summary="Events under way and scheduled next, soonest first",
-          params=FixturesParams, returns=Event, many=True, cache_seconds=2,  # scores move with every rally
-          description="Events under way (status live) and scheduled next (status scheduled), by start time, "
-                      "soonest first; events under way therefore come first.")
+@endpoint(
+    "/v1/fixtures",
+    plan="free",
+    summary="Events under way and scheduled next, soonest first",
+    params=FixturesParams,
+    returns=Event,
+    many=True,
+    cache_seconds=2,  # scores move with every rally
+    description="Events under way (status live) and scheduled next (status scheduled), by start time, "
+    "soonest first; events under way therefore come first.",
+)
 async def fixtures(call: Call) -> Page:
     rows = await call.db.fetch(Q.events.open, discipline=call.p.discipline, offset=call.offset, limit=call.limit)
     return _page(call, rows)
@@ -84,8 +109,9 @@ class EventParams:
     id: str = path_id("ev_", "Event id (ev_...).")
 
 
-@endpoint("/v1/events/{id}", plan="free", summary="One event", params=EventParams, returns=Event,
-          cache_seconds=2)  # an event in play changes with every rally
+@endpoint(
+    "/v1/events/{id}", plan="free", summary="One event", params=EventParams, returns=Event, cache_seconds=2
+)  # an event in play changes with every rally
 async def event(call: Call) -> Answer:
     row = await call.db.fetchrow(Q.events.by_id, id=call.p.id)
     if row is None:
@@ -117,15 +143,19 @@ class SidePoints:
     points: int = attrs.field(metadata=doc("points scored (won_on_serve + won_against_serve)"))
     won_on_serve: int = attrs.field(metadata=doc("points scored on rallies this side served"))
     won_against_serve: int = attrs.field(
-        metadata=doc("points scored on rallies the other side served (receiving); always 0 under side-out scoring, "
-                     "where winning against serve only wins the serve back"))
+        metadata=doc(
+            "points scored on rallies the other side served (receiving); always 0 under side-out scoring, "
+            "where winning against serve only wins the serve back"
+        )
+    )
     longest_run: int = attrs.field(metadata=doc("most points scored in a row within one game"))
 
 
 @attrs.frozen
 class PointsParams:
-    id: str = param("Event id (ev_...) or the id of its draw match (mt_...).", location="path",
-                    pattern=MATCH_OR_EVENT_ID)
+    id: str = param(
+        "Event id (ev_...) or the id of its draw match (mt_...).", location="path", pattern=MATCH_OR_EVENT_ID
+    )
 
 
 async def points_plan(p: PointsParams, db: Database, clock: Clock) -> str:
@@ -158,20 +188,35 @@ def summarise(rallies: list[dict[str, Any]]) -> tuple[list[GamePoints], list[Sid
         games[-1].rallies.append(Rally(rally=r["rally"], score=list(after), winner=r["winner"], server=r["server"]))
         games[-1].score[:] = list(after)
         before = after
-    sides = [SidePoints(side=s, points=on_serve[s] + against[s], won_on_serve=on_serve[s],
-                        won_against_serve=against[s], longest_run=longest[s]) for s in (1, 2)]
+    sides = [
+        SidePoints(
+            side=s,
+            points=on_serve[s] + against[s],
+            won_on_serve=on_serve[s],
+            won_against_serve=against[s],
+            longest_run=longest[s],
+        )
+        for s in (1, 2)
+    ]
     return games, sides
 
 
-@endpoint("/v1/events/{id}/points", plan="archive", summary="Point by point: every rally, game by game",
-          params=PointsParams, returns=GamePoints, many=True, plan_for=points_plan,
-          cache_seconds=2,  # a match in play gains a rally every few seconds
-          description="Every rally of a match, game by game: the score after it, the side that won it and the side "
-                      "that served it. `meta.sides` gives each side's points won on serve and against serve "
-                      "(receiving) and its longest run of points within a game. Rallies are held for finished "
-                      "matches of the last twelve months and for matches in play; a match without them answers an "
-                      "empty list with `meta.note`. A match in play needs the Live plan (403 upgrade_required, plan "
-                      "live). Accepts the event id (ev_) or its draw match id (mt_). Unknown id: 404.")
+@endpoint(
+    "/v1/events/{id}/points",
+    plan="archive",
+    summary="Point by point: every rally, game by game",
+    params=PointsParams,
+    returns=GamePoints,
+    many=True,
+    plan_for=points_plan,
+    cache_seconds=2,  # a match in play gains a rally every few seconds
+    description="Every rally of a match, game by game: the score after it, the side that won it and the side "
+    "that served it. `meta.sides` gives each side's points won on serve and against serve "
+    "(receiving) and its longest run of points within a game. Rallies are held for finished "
+    "matches of the last twelve months and for matches in play; a match without them answers an "
+    "empty list with `meta.note`. A match in play needs the Live plan (403 upgrade_required, plan "
+    "live). Accepts the event id (ev_) or its draw match id (mt_). Unknown id: 404.",
+)
 async def points(call: Call) -> Answer:
     r = await call.db.fetchrow(Q.events.points, id=call.p.id)
     if r is None:  # removed between the plan check and now
@@ -179,10 +224,14 @@ async def points(call: Call) -> Answer:
     meta: dict[str, Any] = {"event": r["event_id"], "match": r["match_id"], "status": r["status"]}
     if not r["rallies"]:
         meta["sides"] = None
-        meta["note"] = ("the match has not started" if r["status"] == "scheduled"
-                        else "a walkover: no rally was played" if r["outcome"] == "walkover"
-                        else "no point-by-point record is held for this match: rallies are kept for matches of the "
-                             "last twelve months and matches in play")
+        meta["note"] = (
+            "the match has not started"
+            if r["status"] == "scheduled"
+            else "a walkover: no rally was played"
+            if r["outcome"] == "walkover"
+            else "no point-by-point record is held for this match: rallies are kept for matches of the "
+            "last twelve months and matches in play"
+        )
         return Answer([], meta)
     games, sides = summarise(r["rallies"])
     meta["sides"] = sides

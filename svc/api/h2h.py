@@ -43,12 +43,18 @@ async def h2h_plan(p: H2HParams, db: Any, clock: Any) -> str:
     return "archive"
 
 
-@endpoint("/v1/h2h", plan="archive", summary="Head to head of two players", params=H2HParams, returns=HeadToHead,
-          plan_for=h2h_plan,
-          description="Every finished draw match in which the two players stood on opposite sides, in singles and "
-                      "in doubles (whoever their partners were), newest first, with each player's wins. Each "
-                      "match is told from player1's side (player1's side is side 1; games, winner and prices "
-                      "read from it first). h2h(a, b) mirrors h2h(b, a).")
+@endpoint(
+    "/v1/h2h",
+    plan="archive",
+    summary="Head to head of two players",
+    params=H2HParams,
+    returns=HeadToHead,
+    plan_for=h2h_plan,
+    description="Every finished draw match in which the two players stood on opposite sides, in singles and "
+    "in doubles (whoever their partners were), newest first, with each player's wins. Each "
+    "match is told from player1's side (player1's side is side 1; games, winner and prices "
+    "read from it first). h2h(a, b) mirrors h2h(b, a).",
+)
 async def h2h(call: Call) -> Answer:
     p = call.p
     found = {r["id"]: r for r in await call.db.fetch(Q.players.two, player1=p.player1, player2=p.player2)}
@@ -62,7 +68,11 @@ async def h2h(call: Call) -> Answer:
         r = found[pid]
         return H2HPlayer(id=r["id"], name=r["name"], country=r["country"], wins=wins)
 
-    return Answer(HeadToHead(player1=side(p.player1, wins1), player2=side(p.player2, len(rows) - wins1),
-                             meetings=len(rows),
-                             matches=[told_from(draw_match_from_row(r, with_odds=call.sees_odds), r["side_of_player1"])
-                                      for r in rows]))
+    return Answer(
+        HeadToHead(
+            player1=side(p.player1, wins1),
+            player2=side(p.player2, len(rows) - wins1),
+            meetings=len(rows),
+            matches=[told_from(draw_match_from_row(r, with_odds=call.sees_odds), r["side_of_player1"]) for r in rows],
+        )
+    )

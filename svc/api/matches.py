@@ -20,27 +20,39 @@ SORT_EDITIONS = 60
 
 @attrs.frozen
 class MatchesParams(Paging):
-    player: str | None = param("Only matches of this player (pl_...), on either side, singles and doubles.",
-                               prefix="pl_")
+    player: str | None = param(
+        "Only matches of this player (pl_...), on either side, singles and doubles.", prefix="pl_"
+    )
     tournament: str | None = param("Only matches of this edition (tr_...).", prefix="tr_")
-    series: str | None = param("Only matches of editions of this series (slug, as listed by /v1/series).",
-                               pattern=SLUG)
+    series: str | None = param("Only matches of editions of this series (slug, as listed by /v1/series).", pattern=SLUG)
     year: int | None = year_param("Only matches of editions with this year label.")
     discipline: str | None = discipline_param()
-    round: str | None = param("Only matches of this round: R128, R64, R32, R16, QF, SF, 3P (bronze medal match) "
-                              "or F.", enum=ROUND_CODES, upper=True)
-    with_odds: bool = param("true: only finished matches with match-winner closing prices (from 2005, senior "
-                            "individual events). false (default): every match. The prices themselves are shown "
-                            "to Odds keys and above.", default=False)
+    round: str | None = param(
+        "Only matches of this round: R128, R64, R32, R16, QF, SF, 3P (bronze medal match) or F.",
+        enum=ROUND_CODES,
+        upper=True,
+    )
+    with_odds: bool = param(
+        "true: only finished matches with match-winner closing prices (from 2005, senior "
+        "individual events). false (default): every match. The prices themselves are shown "
+        "to Odds keys and above.",
+        default=False,
+    )
 
 
-@endpoint("/v1/matches", plan="archive", summary="Draw matches, newest first, by player, edition, series, year, "
-          "discipline and round", params=MatchesParams, returns=DrawMatch, many=True,
-          cache_seconds=2,  # matches in play come first and their scores move with every rally
-          description="Draw matches (every status: finished, live and scheduled), newest first: by day, latest "
-                      "first (so this week's scheduled matches come first), matches of the same day by id, the few "
-                      "very old matches without a day last. Filters combine. An unknown `player`, `tournament` or "
-                      "`series` answers 422. `odds` is filled for Odds keys and above.")
+@endpoint(
+    "/v1/matches",
+    plan="archive",
+    summary="Draw matches, newest first, by player, edition, series, year, discipline and round",
+    params=MatchesParams,
+    returns=DrawMatch,
+    many=True,
+    cache_seconds=2,  # matches in play come first and their scores move with every rally
+    description="Draw matches (every status: finished, live and scheduled), newest first: by day, latest "
+    "first (so this week's scheduled matches come first), matches of the same day by id, the few "
+    "very old matches without a day last. Filters combine. An unknown `player`, `tournament` or "
+    "`series` answers 422. `odds` is filled for Odds keys and above.",
+)
 async def matches(call: Call) -> Page:
     p = call.p
     scoped = p.tournament is not None or p.series is not None or p.year is not None
@@ -48,15 +60,23 @@ async def matches(call: Call) -> Page:
     # index, where an OR-ed subquery would be checked against every match (~40 ms at demo scale).
     tids = None
     if p.series is not None or p.year is not None:
-        tids = list(await call.db.fetchval(Q.matches.editions, tournament=p.tournament, series=p.series,
-                                           year=p.year))
+        tids = list(await call.db.fetchval(Q.matches.editions, tournament=p.tournament, series=p.series, year=p.year))
     elif p.tournament is not None:
         tids = [p.tournament]
     fast_total = p.player is None and not scoped
     sort_page = tids is not None and len(tids) <= SORT_EDITIONS
-    rows = await call.db.fetch(Q.matches.list, player=p.player, tids=tids, discipline=p.discipline, round=p.round,
-                               with_odds=p.with_odds, fast_total=fast_total, sort_page=sort_page,
-                               offset=call.offset, limit=call.limit)
+    rows = await call.db.fetch(
+        Q.matches.list,
+        player=p.player,
+        tids=tids,
+        discipline=p.discipline,
+        round=p.round,
+        with_odds=p.with_odds,
+        fast_total=fast_total,
+        sort_page=sort_page,
+        offset=call.offset,
+        limit=call.limit,
+    )
     if not rows:
         if p.player and not await call.db.fetchval(Q.players.exists, id=p.player):
             raise invalid(f"parameter `player`: no player with id {p.player}")
@@ -71,10 +91,16 @@ class MatchParams:
     id: str = path_id("mt_", "Draw match id (mt_...).")
 
 
-@endpoint("/v1/matches/{id}", plan="archive", summary="One draw match", params=MatchParams, returns=DrawMatch,
-          cache_seconds=2,  # a match in play changes with every rally
-          description="One draw match; `event` is the same match in the results feed. `odds` is filled for Odds "
-                      "keys and above. Unknown id: 404.")
+@endpoint(
+    "/v1/matches/{id}",
+    plan="archive",
+    summary="One draw match",
+    params=MatchParams,
+    returns=DrawMatch,
+    cache_seconds=2,  # a match in play changes with every rally
+    description="One draw match; `event` is the same match in the results feed. `odds` is filled for Odds "
+    "keys and above. Unknown id: 404.",
+)
 async def match(call: Call) -> Answer:
     row = await call.db.fetchrow(Q.matches.one, id=call.p.id)
     if row is None:

@@ -34,16 +34,20 @@ class BookmakerPrices:
 
 @attrs.frozen
 class MarketPrices:
-    market: Market = attrs.field(metadata=doc(
-        "winner; handicap_games and handicap_points (the line applies to side 1); total_games and "
-        "total_points (price 1 is over the line, price 2 under)"))
+    market: Market = attrs.field(
+        metadata=doc(
+            "winner; handicap_games and handicap_points (the line applies to side 1); total_games and "
+            "total_points (price 1 is over the line, price 2 under)"
+        )
+    )
     line: float | None = attrs.field(metadata=doc("null for winner; the handicap of side 1, or the total"))
     bookmakers: list[BookmakerPrices]
     average_open: list[float] = attrs.field(metadata=doc("mean opening prices over the bookmakers"))
     average_close: list[float] = attrs.field(metadata=doc("mean closing prices over the bookmakers"))
     best_close: list[float] = attrs.field(metadata=doc("the longest closing price of each side"))
-    chance_close: list[float] = attrs.field(metadata=doc(
-        "the market's chance of each side from the average closing prices, margin removed"))
+    chance_close: list[float] = attrs.field(
+        metadata=doc("the market's chance of each side from the average closing prices, margin removed")
+    )
 
 
 @attrs.frozen
@@ -59,15 +63,19 @@ class MatchOdds:
     event: str = attrs.field(metadata=doc("ev_ id of the same match in the results feed"))
     status: Literal["scheduled", "live", "finished"]
     markets: list[MarketPrices]
-    in_play: list[InPlayQuote] | None = attrs.field(metadata=doc(
-        "for a match under way: in-play match-winner prices, bookmaker by bookmaker (Live plan; null for "
-        "other plans, and when the match is not under way)"))
+    in_play: list[InPlayQuote] | None = attrs.field(
+        metadata=doc(
+            "for a match under way: in-play match-winner prices, bookmaker by bookmaker (Live plan; null for "
+            "other plans, and when the match is not under way)"
+        )
+    )
 
 
 @attrs.frozen
 class OddsParams:
-    id: str = param("Event id (ev_...) or the id of its draw match (mt_...).", location="path",
-                    pattern=MATCH_OR_EVENT_ID)
+    id: str = param(
+        "Event id (ev_...) or the id of its draw match (mt_...).", location="path", pattern=MATCH_OR_EVENT_ID
+    )
 
 
 def _margin(p1: float, p2: float) -> float:
@@ -75,9 +83,16 @@ def _margin(p1: float, p2: float) -> float:
 
 
 def _market(market: str, line: float | None, rows: list[Any]) -> MarketPrices:
-    books = [BookmakerPrices(bookmaker=r["bookmaker"], open=[r["open1"], r["open2"]], close=[r["close1"], r["close2"]],
-                             margin_open=_margin(r["open1"], r["open2"]), margin_close=_margin(r["close1"], r["close2"]))
-             for r in rows]
+    books = [
+        BookmakerPrices(
+            bookmaker=r["bookmaker"],
+            open=[r["open1"], r["open2"]],
+            close=[r["close1"], r["close2"]],
+            margin_open=_margin(r["open1"], r["open2"]),
+            margin_close=_margin(r["close1"], r["close2"]),
+        )
+        for r in rows
+    ]
     n = len(books)
     avg_open = [round(sum(b.open[i] for b in books) / n, 2) for i in (0, 1)]
     exact_close = [sum(b.close[i] for b in books) / n for i in (0, 1)]
@@ -85,33 +100,55 @@ def _market(market: str, line: float | None, rows: list[Any]) -> MarketPrices:
     # the chance from the exact averages, as the results feed's odds summary and the market analysis take it
     implied = [1 / exact_close[0], 1 / exact_close[1]]
     chance = [round(x / sum(implied), 4) for x in implied]
-    return MarketPrices(market=market, line=line, bookmakers=books, average_open=avg_open, average_close=avg_close,
-                        best_close=[max(b.close[i] for b in books) for i in (0, 1)], chance_close=chance)
+    return MarketPrices(
+        market=market,
+        line=line,
+        bookmakers=books,
+        average_open=avg_open,
+        average_close=avg_close,
+        best_close=[max(b.close[i] for b in books) for i in (0, 1)],
+        chance_close=chance,
+    )
 
 
-@endpoint("/v1/odds/{id}", plan="odds", summary="Opening and closing prices, bookmaker by bookmaker",
-          params=OddsParams, returns=MatchOdds,
-          cache_seconds=2,  # in-play prices move with the score
-          description="Every bookmaker's opening and closing prices of one match for each market held: the match "
-                      "winner, handicaps in games and in points (the line applies to side 1) and totals of games and "
-                      "points (price 1 over, price 2 under), with each bookmaker's margin, the averages, the best "
-                      "closing prices and the market's chance with the margin removed. A match not yet played has "
-                      "opening prices only (close = open). For a match under way a Live key also gets the in-play "
-                      "match-winner prices. A match without prices (before 2005, team events, juniors, para, the "
-                      "real world of public BWF data) answers 404 saying so.")
+@endpoint(
+    "/v1/odds/{id}",
+    plan="odds",
+    summary="Opening and closing prices, bookmaker by bookmaker",
+    params=OddsParams,
+    returns=MatchOdds,
+    cache_seconds=2,  # in-play prices move with the score
+    description="Every bookmaker's opening and closing prices of one match for each market held: the match "
+    "winner, handicaps in games and in points (the line applies to side 1) and totals of games and "
+    "points (price 1 over, price 2 under), with each bookmaker's margin, the averages, the best "
+    "closing prices and the market's chance with the margin removed. A match not yet played has "
+    "opening prices only (close = open). For a match under way a Live key also gets the in-play "
+    "match-winner prices. A match without prices (before 2005, team events, juniors, para, the "
+    "real world of public BWF data) answers 404 saying so.",
+)
 async def odds(call: Call) -> Answer:
     match = await call.db.fetchrow(Q.odds.match, id=call.p.id)
     if match is None:
         raise not_found(f"no match or event with id {call.p.id}")
     rows = await call.db.fetch(Q.odds.prices, match_id=match["match_id"])
     if not rows:
-        raise not_found(f"match {match['match_id']} has no prices: bookmakers price senior individual matches "
-                        "from 2005, and the real world (public BWF data) holds none")
-    markets = [_market(market, line, list(quotes))  # rows come ordered by market and line
-               for (market, line), quotes in groupby(rows, key=lambda r: (r["market"], r["line"]))]
+        raise not_found(
+            f"match {match['match_id']} has no prices: bookmakers price senior individual matches "
+            "from 2005, and the real world (public BWF data) holds none"
+        )
+    markets = [
+        _market(market, line, list(quotes))  # rows come ordered by market and line
+        for (market, line), quotes in groupby(rows, key=lambda r: (r["market"], r["line"]))
+    ]
     in_play = None
     if match["status"] == "live" and call.plan.rank >= PLANS["live"].rank:
-        in_play = [InPlayQuote(bookmaker=q["bookmaker"], prices=[q["price1"], q["price2"]], updated_at=q["updated_at"])
-                   for q in await call.db.fetch(Q.odds.in_play, match_id=match["match_id"])]
-    return Answer(MatchOdds(match=match["match_id"], event=match["event_id"], status=match["status"], markets=markets,
-                            in_play=in_play), {"bookmakers": len({r["bookmaker"] for r in rows})})
+        in_play = [
+            InPlayQuote(bookmaker=q["bookmaker"], prices=[q["price1"], q["price2"]], updated_at=q["updated_at"])
+            for q in await call.db.fetch(Q.odds.in_play, match_id=match["match_id"])
+        ]
+    return Answer(
+        MatchOdds(
+            match=match["match_id"], event=match["event_id"], status=match["status"], markets=markets, in_play=in_play
+        ),
+        {"bookmakers": len({r["bookmaker"] for r in rows})},
+    )

@@ -24,6 +24,7 @@ OPPONENTS_MAX = 100
 
 # -- /v1/players/{id}/matches ------------------------------------------------------------
 
+
 @attrs.frozen
 class PlayerMatchesParams(Paging):
     id: str = path_id("pl_", "Player id (pl_...).")
@@ -31,23 +32,32 @@ class PlayerMatchesParams(Paging):
     discipline: str | None = discipline_param()
 
 
-@endpoint("/v1/players/{id}/matches", plan="archive", summary="A player's draw matches, newest first",
-          params=PlayerMatchesParams, returns=DrawMatch, many=True,
-          description="Every draw match the player stood in (finished, under way or scheduled), newest first, "
-                      "shaped as /v1/matches/{id} but told from the player's side: the player's side is side 1, "
-                      "so games, winner and prices read from it first. Filters: `year` (the "
-                      "edition's year) and `discipline`.")
+@endpoint(
+    "/v1/players/{id}/matches",
+    plan="archive",
+    summary="A player's draw matches, newest first",
+    params=PlayerMatchesParams,
+    returns=DrawMatch,
+    many=True,
+    description="Every draw match the player stood in (finished, under way or scheduled), newest first, "
+    "shaped as /v1/matches/{id} but told from the player's side: the player's side is side 1, "
+    "so games, winner and prices read from it first. Filters: `year` (the "
+    "edition's year) and `discipline`.",
+)
 async def player_matches(call: Call) -> Page:
     p = call.p
-    rows = await call.db.fetch(Q.player_history.matches, id=p.id, year=p.year, discipline=p.discipline,
-                               offset=call.offset, limit=call.limit)
+    rows = await call.db.fetch(
+        Q.player_history.matches, id=p.id, year=p.year, discipline=p.discipline, offset=call.offset, limit=call.limit
+    )
     if not rows:
         await require_player(call.db, p.id)  # an empty list for a known player, 404 otherwise
-    return call.page(rows, lambda r: told_from(draw_match_from_row(r, with_odds=call.sees_odds),
-                                               1 if call.p.id in r["side1"] else 2))
+    return call.page(
+        rows, lambda r: told_from(draw_match_from_row(r, with_odds=call.sees_odds), 1 if call.p.id in r["side1"] else 2)
+    )
 
 
 # -- /v1/players/{id}/partners -------------------------------------------------------------
+
 
 @attrs.frozen
 class PartnerRow:
@@ -65,22 +75,39 @@ class DisciplineParams(PlayerPath):
     discipline: str | None = discipline_param()
 
 
-@endpoint("/v1/players/{id}/partners", plan="archive", summary="A player's partners, most matches together first",
-          params=DisciplineParams, returns=PartnerRow, many=True,
-          description="One row per partner and discipline (a row with partner null per singles discipline), "
-                      "most matches together first. Matches are finished draw matches, walkovers included.")
+@endpoint(
+    "/v1/players/{id}/partners",
+    plan="archive",
+    summary="A player's partners, most matches together first",
+    params=DisciplineParams,
+    returns=PartnerRow,
+    many=True,
+    description="One row per partner and discipline (a row with partner null per singles discipline), "
+    "most matches together first. Matches are finished draw matches, walkovers included.",
+)
 async def player_partners(call: Call) -> Answer:
     rows = await call.db.fetch(Q.player_history.partners, id=call.p.id, discipline=call.p.discipline)
     if not rows:
         await require_player(call.db, call.p.id)
-    data = [PartnerRow(
-        partner=PlayerRef(id=r["partner"], name=r["partner_name"], country=r["partner_country"]) if r["partner"] else None,
-        discipline=r["discipline"], matches=r["matches"], wins=r["wins"], titles=r["titles"],
-        first_year=r["first_year"], last_year=r["last_year"]) for r in rows]
+    data = [
+        PartnerRow(
+            partner=PlayerRef(id=r["partner"], name=r["partner_name"], country=r["partner_country"])
+            if r["partner"]
+            else None,
+            discipline=r["discipline"],
+            matches=r["matches"],
+            wins=r["wins"],
+            titles=r["titles"],
+            first_year=r["first_year"],
+            last_year=r["last_year"],
+        )
+        for r in rows
+    ]
     return Answer(data, {"count": len(data)})
 
 
 # -- /v1/players/{id}/opponents ------------------------------------------------------------
+
 
 @attrs.frozen
 class LastMeeting:
@@ -96,7 +123,9 @@ class LastMeeting:
 @attrs.frozen
 class OpponentRow:
     opponent: PlayerRef
-    meetings: int = attrs.field(metadata=doc("finished matches on opposite sides, singles and doubles, walkovers included"))
+    meetings: int = attrs.field(
+        metadata=doc("finished matches on opposite sides, singles and doubles, walkovers included")
+    )
     wins: int
     losses: int
     last: LastMeeting = attrs.field(metadata=doc("the most recent meeting with its score"))
@@ -111,19 +140,35 @@ class OpponentsParams(PlayerPath):
 def _opponent(r: Any) -> OpponentRow:
     return OpponentRow(
         opponent=PlayerRef(id=r["opponent"], name=r["opponent_name"], country=r["opponent_country"]),
-        meetings=r["meetings"], wins=r["wins"], losses=r["losses"],
-        last=LastMeeting(match=r["match_id"], date=r["day"],
-                         tournament=TournamentRef(id=r["tournament_id"], name=r["tournament_name"], year=r["year"]),
-                         discipline=r["discipline"], result=result(r["winner"] == r["side"]),
-                         games=sided_games(r["g1"], r["g2"], r["side"]), outcome=r["outcome"]))
+        meetings=r["meetings"],
+        wins=r["wins"],
+        losses=r["losses"],
+        last=LastMeeting(
+            match=r["match_id"],
+            date=r["day"],
+            tournament=TournamentRef(id=r["tournament_id"], name=r["tournament_name"], year=r["year"]),
+            discipline=r["discipline"],
+            result=result(r["winner"] == r["side"]),
+            games=sided_games(r["g1"], r["g2"], r["side"]),
+            outcome=r["outcome"],
+        ),
+    )
 
 
-@endpoint("/v1/players/{id}/opponents", plan="archive", summary="A player's opponents, met most often first",
-          params=OpponentsParams, returns=OpponentRow, many=True,
-          description="Each player who stood on the other side (in doubles both opponents count), met most often "
-                      "first, with wins, losses and the most recent meeting. Meetings agree with /v1/h2h.")
+@endpoint(
+    "/v1/players/{id}/opponents",
+    plan="archive",
+    summary="A player's opponents, met most often first",
+    params=OpponentsParams,
+    returns=OpponentRow,
+    many=True,
+    description="Each player who stood on the other side (in doubles both opponents count), met most often "
+    "first, with wins, losses and the most recent meeting. Meetings agree with /v1/h2h.",
+)
 async def player_opponents(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.player_history.opponents, id=call.p.id, discipline=call.p.discipline, limit=call.p.limit)
+    rows = await call.db.fetch(
+        Q.player_history.opponents, id=call.p.id, discipline=call.p.discipline, limit=call.p.limit
+    )
     if not rows:
         await require_player(call.db, call.p.id)
     data = [_opponent(r) for r in rows]
@@ -131,6 +176,7 @@ async def player_opponents(call: Call) -> Answer:
 
 
 # -- /v1/players/{id}/titles ---------------------------------------------------------------
+
 
 @attrs.frozen
 class TitleRow:
@@ -146,12 +192,17 @@ class TitleRow:
 
 
 def _title(r: Any) -> TitleRow:
-    return TitleRow(result=result(r["won"]),
-                    tournament=TournamentRef(id=r["tournament_id"], name=r["tournament_name"], year=r["year"]),
-                    level=r["level"], discipline=r["discipline"], sport_class=r["sport_class"],
-                    partner=player_ref(r["partner"]) if r["partner"] else None,
-                    opponents=player_refs(r["opponents"]),
-                    games=[[a, b] for a, b in zip(r["gf"], r["ga"])], match=r["match_id"])
+    return TitleRow(
+        result=result(r["won"]),
+        tournament=TournamentRef(id=r["tournament_id"], name=r["tournament_name"], year=r["year"]),
+        level=r["level"],
+        discipline=r["discipline"],
+        sport_class=r["sport_class"],
+        partner=player_ref(r["partner"]) if r["partner"] else None,
+        opponents=player_refs(r["opponents"]),
+        games=[[a, b] for a, b in zip(r["gf"], r["ga"])],
+        match=r["match_id"],
+    )
 
 
 def title_totals(rows: list[TitleRow], disciplines: tuple[str, ...]) -> dict[str, Any]:
@@ -163,13 +214,19 @@ def title_totals(rows: list[TitleRow], disciplines: tuple[str, ...]) -> dict[str
     return {"finals": len(rows), "titles": sum(t.result == "W" for t in rows), "by_discipline": by}
 
 
-@endpoint("/v1/players/{id}/titles", plan="archive", summary="Every final a player reached, newest first",
-          params=DisciplineParams, returns=TitleRow, many=True,
-          description="Every finished final of an individual event the player stood in (team-event ties are the "
-                      "team's), newest first: W for a title, L for runner-up. `meta` holds the totals: finals, "
-                      "titles and by_discipline (finals, titles, runner_up for each discipline asked); `meta.note` "
-                      "says how many finals are held only as results of public record (who won and lost, `games` "
-                      "empty: the real world's World Championships).")
+@endpoint(
+    "/v1/players/{id}/titles",
+    plan="archive",
+    summary="Every final a player reached, newest first",
+    params=DisciplineParams,
+    returns=TitleRow,
+    many=True,
+    description="Every finished final of an individual event the player stood in (team-event ties are the "
+    "team's), newest first: W for a title, L for runner-up. `meta` holds the totals: finals, "
+    "titles and by_discipline (finals, titles, runner_up for each discipline asked); `meta.note` "
+    "says how many finals are held only as results of public record (who won and lost, `games` "
+    "empty: the real world's World Championships).",
+)
 async def player_titles(call: Call) -> Answer:
     rows = await call.db.fetch(Q.player_history.titles, id=call.p.id, discipline=call.p.discipline)
     if not rows:
@@ -179,8 +236,10 @@ async def player_titles(call: Call) -> Answer:
     # a final played but held without games is a result of public record, not a walkover
     unscored = sum(1 for r in rows if r["outcome"] == "played" and not r["gf"])
     if unscored:
-        meta["note"] = (f"{unscored} of these finals are held as results of public record: who won and lost, "
-                        "without the score or the draw.")
+        meta["note"] = (
+            f"{unscored} of these finals are held as results of public record: who won and lost, "
+            "without the score or the draw."
+        )
     return Answer(data, meta)
 
 
@@ -208,11 +267,17 @@ class FormParams(PlayerPath):
 
 
 def _row(r: Any) -> FormRow:
-    return FormRow(result=result(r["won"]),
-                   tournament=TournamentRef(id=r["tournament_id"], name=r["tournament_name"], year=r["year"]),
-                   date=r["played_on"], discipline=r["discipline"], round=r["round_name"],
-                   opponents=player_refs(r["opponents"]), games=[[a, b] for a, b in zip(r["gf"], r["ga"])],
-                   outcome=r["outcome"], match=r["id"])
+    return FormRow(
+        result=result(r["won"]),
+        tournament=TournamentRef(id=r["tournament_id"], name=r["tournament_name"], year=r["year"]),
+        date=r["played_on"],
+        discipline=r["discipline"],
+        round=r["round_name"],
+        opponents=player_refs(r["opponents"]),
+        games=[[a, b] for a, b in zip(r["gf"], r["ga"])],
+        outcome=r["outcome"],
+        match=r["id"],
+    )
 
 
 def form_meta(rows: list[FormRow], run_length: int) -> dict[str, Any]:
@@ -223,11 +288,17 @@ def form_meta(rows: list[FormRow], run_length: int) -> dict[str, Any]:
     return {"record": {"wins": wins, "losses": len(rows) - wins}, "current_run": run}
 
 
-@endpoint("/v1/players/{id}/form", plan="archive", summary="A player's latest results, newest first",
-          params=FormParams, returns=FormRow, many=True,
-          description="The player's `last` results (finished matches, walkovers included), newest first, games "
-                      "from the player's side. `meta.record` counts wins and losses over the results shown; "
-                      "`meta.current_run` is the newest streak (result W or L and its length over all results).")
+@endpoint(
+    "/v1/players/{id}/form",
+    plan="archive",
+    summary="A player's latest results, newest first",
+    params=FormParams,
+    returns=FormRow,
+    many=True,
+    description="The player's `last` results (finished matches, walkovers included), newest first, games "
+    "from the player's side. `meta.record` counts wins and losses over the results shown; "
+    "`meta.current_run` is the newest streak (result W or L and its length over all results).",
+)
 async def player_form(call: Call) -> Answer:
     rows = await call.db.fetch(Q.player_history.form, id=call.p.id, discipline=call.p.discipline, last=call.p.last)
     if not rows:
@@ -252,9 +323,13 @@ class ScheduleRow:
     disciplines: list[str] = attrs.field(metadata=doc("disciplines the player entered"))
     matches: int = attrs.field(metadata=doc("finished matches up to the chosen date, walkovers included"))
     wins: int
-    furthest: Furthest | None = attrs.field(metadata=doc("furthest knockout round reached (a bronze match counts as SF); null when only group matches"))
+    furthest: Furthest | None = attrs.field(
+        metadata=doc("furthest knockout round reached (a bronze match counts as SF); null when only group matches")
+    )
     title: bool = attrs.field(metadata=doc("won the final of an individual event"))
-    rest_days: int | None = attrs.field(metadata=doc("free days between the previous event's end and this start; null for the first"))
+    rest_days: int | None = attrs.field(
+        metadata=doc("free days between the previous event's end and this start; null for the first")
+    )
     back_to_back: bool = attrs.field(metadata=doc("started within a week of the previous event's end"))
     week_run: int = attrs.field(metadata=doc("events in a row, ending with this one, played back to back"))
 
@@ -262,8 +337,10 @@ class ScheduleRow:
 @attrs.frozen
 class ScheduleParams(PlayerPath):
     discipline: str | None = discipline_param()
-    date: dt.date | None = param("The day to look from (YYYY-MM-DD); default today. Events starting later are left out "
-                                 "and counts are as on that day.")
+    date: dt.date | None = param(
+        "The day to look from (YYYY-MM-DD); default today. Events starting later are left out "
+        "and counts are as on that day."
+    )
     last: int = param("Events to return.", default=SCHEDULE_LAST, minimum=1, maximum=SCHEDULE_MAX)
 
 
@@ -282,11 +359,22 @@ def schedule_rows(rows: list[Any]) -> list[ScheduleRow]:
             rest = max(0, (start - prev_end).days - 1)  # overlapping events leave no free day
         back = rest is not None and (start - prev_end).days <= BACK_TO_BACK_DAYS
         run = run + 1 if back else 1
-        out.append(ScheduleRow(
-            tournament=TournamentRef(id=r["id"], name=r["name"], year=r["year"]), level=r["level"],
-            start=r["start_date"], end=r["end_date"], disciplines=list(r["disciplines"]), matches=r["matches"],
-            wins=r["wins"], furthest=_RANK_TO_ROUND.get(r["furthest_rank"]), title=r["title"], rest_days=rest,
-            back_to_back=back, week_run=run))
+        out.append(
+            ScheduleRow(
+                tournament=TournamentRef(id=r["id"], name=r["name"], year=r["year"]),
+                level=r["level"],
+                start=r["start_date"],
+                end=r["end_date"],
+                disciplines=list(r["disciplines"]),
+                matches=r["matches"],
+                wins=r["wins"],
+                furthest=_RANK_TO_ROUND.get(r["furthest_rank"]),
+                title=r["title"],
+                rest_days=rest,
+                back_to_back=back,
+                week_run=run,
+            )
+        )
         prev_end = end
     return out
 
@@ -304,19 +392,25 @@ def schedule_meta(rows: list[Any], day: dt.date) -> dict[str, Any]:
     return meta
 
 
-@endpoint("/v1/players/{id}/schedule", plan="archive", summary="A player's events, newest first",
-          params=ScheduleParams, returns=ScheduleRow, many=True,
-          description="The `last` events (editions) the player played, newest first, as on `date` (default today): "
-                      "events starting later are left out and matches, wins, furthest round and title count only "
-                      "what was played by then. rest_days, back_to_back and week_run compare each event with the "
-                      "previous one in the list (of the discipline when given). `meta` holds days_since_last_event "
-                      "and last_30_days, last_60_days, last_90_days (events and matches).")
+@endpoint(
+    "/v1/players/{id}/schedule",
+    plan="archive",
+    summary="A player's events, newest first",
+    params=ScheduleParams,
+    returns=ScheduleRow,
+    many=True,
+    description="The `last` events (editions) the player played, newest first, as on `date` (default today): "
+    "events starting later are left out and matches, wins, furthest round and title count only "
+    "what was played by then. rest_days, back_to_back and week_run compare each event with the "
+    "previous one in the list (of the discipline when given). `meta` holds days_since_last_event "
+    "and last_30_days, last_60_days, last_90_days (events and matches).",
+)
 async def player_schedule(call: Call) -> Answer:
     day = call.p.date or call.clock.today()
     rows = await call.db.fetch(Q.player_history.schedule, id=call.p.id, discipline=call.p.discipline, day=day)
     if not rows:
         await require_player(call.db, call.p.id)
-    data = schedule_rows(rows)[::-1][:call.p.last]
+    data = schedule_rows(rows)[::-1][: call.p.last]
     return Answer(data, schedule_meta(rows, day))
 
 
@@ -349,15 +443,25 @@ class StatsRow:
     matches: int = attrs.field(metadata=doc("finished matches, walkovers and retirements included"))
     wins: int
     win_rate: float | None = attrs.field(metadata=doc("wins / matches"))
-    game_win_rate: float | None = attrs.field(metadata=doc("games won / completed games (a retired match's unfinished game is left out)"))
+    game_win_rate: float | None = attrs.field(
+        metadata=doc("games won / completed games (a retired match's unfinished game is left out)")
+    )
     point_share: float | None = attrs.field(metadata=doc("points won / all points played"))
     deciding_games: StatsRate = attrs.field(metadata=doc("matches that went to a completed third game"))
-    extended_games: StatsRate = attrs.field(metadata=doc("completed games in which the loser reached 20; 21-point rally scoring only (from 1 Aug 2006)"))
-    after_losing_first_game: StatsRate = attrs.field(metadata=doc("matches in which this player lost the first game: how many they still won"))
-    after_winning_first_game: StatsRate = attrs.field(metadata=doc("matches in which this player won the first game: how many they won"))
+    extended_games: StatsRate = attrs.field(
+        metadata=doc("completed games in which the loser reached 20; 21-point rally scoring only (from 1 Aug 2006)")
+    )
+    after_losing_first_game: StatsRate = attrs.field(
+        metadata=doc("matches in which this player lost the first game: how many they still won")
+    )
+    after_winning_first_game: StatsRate = attrs.field(
+        metadata=doc("matches in which this player won the first game: how many they won")
+    )
     retirements: StatsWonLost = attrs.field(metadata=doc("matches ended by a retirement"))
     walkovers: StatsWonLost = attrs.field(metadata=doc("matches given as walkovers"))
-    by_discipline: dict[str, StatsByDiscipline] = attrs.field(metadata=doc("the headline figures per discipline played"))
+    by_discipline: dict[str, StatsByDiscipline] = attrs.field(
+        metadata=doc("the headline figures per discipline played")
+    )
 
 
 @attrs.frozen
@@ -367,31 +471,65 @@ class StatsParams(PlayerPath):
     to: int | None = year_param("Last tournament year counted.")
 
 
-_SUMMED = ("matches", "wins", "games_won", "games_lost", "points_won", "points_lost", "deciding_played",
-           "deciding_won", "extended_played", "extended_won", "after_losing_played", "after_losing_won",
-           "after_winning_played", "after_winning_won", "retired_won", "retired_lost", "walkover_won", "walkover_lost")
+_SUMMED = (
+    "matches",
+    "wins",
+    "games_won",
+    "games_lost",
+    "points_won",
+    "points_lost",
+    "deciding_played",
+    "deciding_won",
+    "extended_played",
+    "extended_won",
+    "after_losing_played",
+    "after_losing_won",
+    "after_winning_played",
+    "after_winning_won",
+    "retired_won",
+    "retired_lost",
+    "walkover_won",
+    "walkover_lost",
+)
 
 
 def _headline(s: dict[str, int]) -> StatsByDiscipline:
-    return StatsByDiscipline(matches=s["matches"], wins=s["wins"], win_rate=rate(s["wins"], s["matches"]),
-                           game_win_rate=rate(s["games_won"], s["games_won"] + s["games_lost"]),
-                           point_share=rate(s["points_won"], s["points_won"] + s["points_lost"]))
+    return StatsByDiscipline(
+        matches=s["matches"],
+        wins=s["wins"],
+        win_rate=rate(s["wins"], s["matches"]),
+        game_win_rate=rate(s["games_won"], s["games_won"] + s["games_lost"]),
+        point_share=rate(s["points_won"], s["points_won"] + s["points_lost"]),
+    )
 
 
 def stats_row(player: PlayerRef, filters: dict[str, Any], per_discipline: list[Any]) -> StatsRow:
     total = {k: sum(r[k] for r in per_discipline) for k in _SUMMED}
     head = _headline(total)
     return StatsRow(
-        player=player, filters=filters, matches=head.matches, wins=head.wins, win_rate=head.win_rate,
-        game_win_rate=head.game_win_rate, point_share=head.point_share,
-        deciding_games=StatsRate(total["deciding_played"], total["deciding_won"],
-                            rate(total["deciding_won"], total["deciding_played"])),
-        extended_games=StatsRate(total["extended_played"], total["extended_won"],
-                            rate(total["extended_won"], total["extended_played"])),
-        after_losing_first_game=StatsRate(total["after_losing_played"], total["after_losing_won"],
-                                     rate(total["after_losing_won"], total["after_losing_played"])),
-        after_winning_first_game=StatsRate(total["after_winning_played"], total["after_winning_won"],
-                                      rate(total["after_winning_won"], total["after_winning_played"])),
+        player=player,
+        filters=filters,
+        matches=head.matches,
+        wins=head.wins,
+        win_rate=head.win_rate,
+        game_win_rate=head.game_win_rate,
+        point_share=head.point_share,
+        deciding_games=StatsRate(
+            total["deciding_played"], total["deciding_won"], rate(total["deciding_won"], total["deciding_played"])
+        ),
+        extended_games=StatsRate(
+            total["extended_played"], total["extended_won"], rate(total["extended_won"], total["extended_played"])
+        ),
+        after_losing_first_game=StatsRate(
+            total["after_losing_played"],
+            total["after_losing_won"],
+            rate(total["after_losing_won"], total["after_losing_played"]),
+        ),
+        after_winning_first_game=StatsRate(
+            total["after_winning_played"],
+            total["after_winning_won"],
+            rate(total["after_winning_won"], total["after_winning_played"]),
+        ),
         retirements=StatsWonLost(total["retired_won"], total["retired_lost"]),
         walkovers=StatsWonLost(total["walkover_won"], total["walkover_lost"]),
         by_discipline={r["discipline"]: _headline(r) for r in per_discipline},
@@ -404,17 +542,26 @@ async def stats_plan(p: StatsParams, db: Any, clock: Any) -> str:
     return "archive"
 
 
-@endpoint("/v1/players/{id}/stats", plan="archive", summary="A player's statistics over a range of years",
-          params=StatsParams, returns=StatsRow, many=True, plan_for=stats_plan,
-          description="One stats row for the player over tournament years `from` to `to` (both optional), in one "
-                      "discipline or all. Matches are finished draw matches, walkovers and retirements included "
-                      "(so wins equal the won matches of /v1/players/{id}/matches with the same filters); "
-                      "deciding_games are matches with a completed third game; extended_games are completed games "
-                      "the loser took to 20 or more under 21-point rally scoring (from 1 August 2006); "
-                      "after_losing/after_winning_first_game count matches whose first game was completed.")
+@endpoint(
+    "/v1/players/{id}/stats",
+    plan="archive",
+    summary="A player's statistics over a range of years",
+    params=StatsParams,
+    returns=StatsRow,
+    many=True,
+    plan_for=stats_plan,
+    description="One stats row for the player over tournament years `from` to `to` (both optional), in one "
+    "discipline or all. Matches are finished draw matches, walkovers and retirements included "
+    "(so wins equal the won matches of /v1/players/{id}/matches with the same filters); "
+    "deciding_games are matches with a completed third game; extended_games are completed games "
+    "the loser took to 20 or more under 21-point rally scoring (from 1 August 2006); "
+    "after_losing/after_winning_first_game count matches whose first game was completed.",
+)
 async def player_stats(call: Call) -> Answer:
     p = call.p
     player = await require_player(call.db, p.id)
-    rows = await call.db.fetch(Q.player_history.stats, id=p.id, discipline=p.discipline, from_year=p.from_, to_year=p.to)
+    rows = await call.db.fetch(
+        Q.player_history.stats, id=p.id, discipline=p.discipline, from_year=p.from_, to_year=p.to
+    )
     filters = {"discipline": p.discipline, "from": p.from_, "to": p.to}
     return Answer([stats_row(player_ref(player), filters, rows)])

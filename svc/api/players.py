@@ -70,6 +70,7 @@ def rate(won: int, played: int) -> float | None:
 @attrs.frozen
 class PlayerItem:
     """A player in the list: career figures over draw matches (walkovers are not matches played)."""
+
     id: str = attrs.field(metadata=doc("pl_ id"))
     name: str
     slug: str
@@ -93,16 +94,21 @@ class DisciplineFigures:
 class RankingHigh:
     rank: int
     discipline: Discipline
-    date: str = attrs.field(metadata=doc("YYYY-MM-DD of the first list showing it, or YYYY-MM when only the month is known"))
+    date: str = attrs.field(
+        metadata=doc("YYYY-MM-DD of the first list showing it, or YYYY-MM when only the month is known")
+    )
     partner: PlayerRef | None = attrs.field(metadata=doc("doubles partner on that list; null in singles"))
 
 
 @attrs.frozen
 class CareerHigh:
     """Best world ranking over every list held; other_events: the best in each other discipline."""
+
     rank: int
     discipline: Discipline
-    date: str = attrs.field(metadata=doc("YYYY-MM-DD of the first list showing it, or YYYY-MM when only the month is known"))
+    date: str = attrs.field(
+        metadata=doc("YYYY-MM-DD of the first list showing it, or YYYY-MM when only the month is known")
+    )
     partner: PlayerRef | None = attrs.field(metadata=doc("doubles partner on that list; null in singles"))
     other_events: list[RankingHigh]
 
@@ -119,11 +125,13 @@ class NumberOneSpell:
 @attrs.frozen
 class NumberOne:
     """Time at world number one since 1 October 2009."""
+
     weeks: int = attrs.field(metadata=doc("total weeks over every discipline"))
     reigns: int
     current: bool = attrs.field(metadata=doc("number one on the latest list in some discipline"))
-    by_discipline: dict[str, NumberOneSpell] = attrs.field(metadata=doc("keyed by discipline (MS, WS, MD, WD, XD), "
-                                                                        "only those where the player was first"))
+    by_discipline: dict[str, NumberOneSpell] = attrs.field(
+        metadata=doc("keyed by discipline (MS, WS, MD, WD, XD), only those where the player was first")
+    )
 
 
 @attrs.frozen
@@ -137,8 +145,9 @@ class PlayerProfile:
     last_year: int | None
     matches: int = attrs.field(metadata=doc("draw matches played (walkovers not counted)"))
     wins: int
-    by_discipline: dict[str, DisciplineFigures] = attrs.field(metadata=doc("the same figures keyed by discipline "
-                                                                        "(MS, WS, MD, WD, XD), disciplines played only"))
+    by_discipline: dict[str, DisciplineFigures] = attrs.field(
+        metadata=doc("the same figures keyed by discipline (MS, WS, MD, WD, XD), disciplines played only")
+    )
     career_high: CareerHigh | None = attrs.field(metadata=doc("null when the player was never on a ranking list held"))
     number_one: NumberOne | None = attrs.field(metadata=doc("null for a player who never was"))
     born: dt.date | None
@@ -157,8 +166,17 @@ class RankingHistoryRow:
 
 # -- shaping ----------------------------------------------------------------------------
 def _item(r: Any) -> PlayerItem:
-    return PlayerItem(id=r["id"], name=r["name"], slug=r["slug"], country=r["country"], gender=r["gender"],
-                      first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"], wins=r["wins"])
+    return PlayerItem(
+        id=r["id"],
+        name=r["name"],
+        slug=r["slug"],
+        country=r["country"],
+        gender=r["gender"],
+        first_year=r["first_year"],
+        last_year=r["last_year"],
+        matches=r["matches"],
+        wins=r["wins"],
+    )
 
 
 def _high(h: dict[str, Any]) -> RankingHigh:
@@ -173,19 +191,30 @@ def career_high(highs: list[dict[str, Any]]) -> CareerHigh | None:
         return None
     best = _high(highs[0])
     others = sorted((_high(h) for h in highs[1:]), key=lambda h: (h.rank, h.date))
-    return CareerHigh(rank=best.rank, discipline=best.discipline, date=best.date, partner=best.partner,
-                      other_events=others)
+    return CareerHigh(
+        rank=best.rank, discipline=best.discipline, date=best.date, partner=best.partner, other_events=others
+    )
 
 
 def number_one(spells: list[dict[str, Any]]) -> NumberOne | None:
     if not spells:
         return None
-    by = {s["discipline"]: NumberOneSpell(weeks=s["weeks"], reigns=s["reigns"], first=dt.date.fromisoformat(s["first"]),
-                                          last=dt.date.fromisoformat(s["last"]) if s["last"] else None,
-                                          current=s["current"])
-          for s in spells}
-    return NumberOne(weeks=sum(s.weeks for s in by.values()), reigns=sum(s.reigns for s in by.values()),
-                     current=any(s.current for s in by.values()), by_discipline=by)
+    by = {
+        s["discipline"]: NumberOneSpell(
+            weeks=s["weeks"],
+            reigns=s["reigns"],
+            first=dt.date.fromisoformat(s["first"]),
+            last=dt.date.fromisoformat(s["last"]) if s["last"] else None,
+            current=s["current"],
+        )
+        for s in spells
+    }
+    return NumberOne(
+        weeks=sum(s.weeks for s in by.values()),
+        reigns=sum(s.reigns for s in by.values()),
+        current=any(s.current for s in by.values()),
+        by_discipline=by,
+    )
 
 
 def like_fragment(q: str) -> str:
@@ -201,34 +230,66 @@ class PlayersParams(Paging):
     gender: str | None = param("M or W.", enum=("M", "W"), upper=True)
 
 
-@endpoint("/v1/players", plan="archive", summary="Players, most draw matches first", params=PlayersParams,
-          returns=PlayerItem, many=True,
-          description="Every player, most draw matches played first (walkovers are not matches played), "
-                      "then by id; `q` matches part of a name regardless of accents and capitals. Players "
-                      "known only from ranking lists have 0 matches and null years.")
+@endpoint(
+    "/v1/players",
+    plan="archive",
+    summary="Players, most draw matches first",
+    params=PlayersParams,
+    returns=PlayerItem,
+    many=True,
+    description="Every player, most draw matches played first (walkovers are not matches played), "
+    "then by id; `q` matches part of a name regardless of accents and capitals. Players "
+    "known only from ranking lists have 0 matches and null years.",
+)
 async def players(call: Call) -> Page:
     p = call.p
-    rows = await call.db.fetch(Q.players.list, q=like_fragment(p.q) if p.q else None, country=p.country,
-                               gender=p.gender, offset=call.offset, limit=call.limit)
+    rows = await call.db.fetch(
+        Q.players.list,
+        q=like_fragment(p.q) if p.q else None,
+        country=p.country,
+        gender=p.gender,
+        offset=call.offset,
+        limit=call.limit,
+    )
     return call.page(rows, _item)
 
 
-@endpoint("/v1/players/{id}", plan="archive", summary="One player's profile", params=PlayerPath,
-          returns=PlayerProfile,
-          description="The list item's figures, the same split by discipline, the best world ranking "
-                      "(`career_high`, with the best in each other discipline under `other_events`), time at "
-                      "world number one since 1 October 2009 (`number_one`; its weeks are the weekly lists that "
-                      "put the player first), and born, hand, height_cm and coach.")
+@endpoint(
+    "/v1/players/{id}",
+    plan="archive",
+    summary="One player's profile",
+    params=PlayerPath,
+    returns=PlayerProfile,
+    description="The list item's figures, the same split by discipline, the best world ranking "
+    "(`career_high`, with the best in each other discipline under `other_events`), time at "
+    "world number one since 1 October 2009 (`number_one`; its weeks are the weekly lists that "
+    "put the player first), and born, hand, height_cm and coach.",
+)
 async def player(call: Call) -> Answer:
     r = await call.db.fetchrow(Q.players.profile, id=call.p.id)
     if r is None:
         raise not_found(f"no player with id {call.p.id}")
     by = {d.pop("discipline"): DisciplineFigures(**d) for d in r["by_discipline"]}
-    return Answer(PlayerProfile(
-        id=r["id"], name=r["name"], slug=r["slug"], country=r["country"], gender=r["gender"],
-        first_year=r["first_year"], last_year=r["last_year"], matches=r["matches"], wins=r["wins"],
-        by_discipline=by, career_high=career_high(r["highs"]), number_one=number_one(r["number_ones"]),
-        born=r["born"], hand=r["hand"], height_cm=r["height_cm"], coach=r["coach"]))
+    return Answer(
+        PlayerProfile(
+            id=r["id"],
+            name=r["name"],
+            slug=r["slug"],
+            country=r["country"],
+            gender=r["gender"],
+            first_year=r["first_year"],
+            last_year=r["last_year"],
+            matches=r["matches"],
+            wins=r["wins"],
+            by_discipline=by,
+            career_high=career_high(r["highs"]),
+            number_one=number_one(r["number_ones"]),
+            born=r["born"],
+            hand=r["hand"],
+            height_cm=r["height_cm"],
+            coach=r["coach"],
+        )
+    )
 
 
 @attrs.frozen
@@ -236,16 +297,24 @@ class PlayerRankingsParams(PlayerPath):
     discipline: str | None = discipline_param()
 
 
-@endpoint("/v1/players/{id}/rankings", plan="archive", summary="A player's world ranking history, newest first",
-          params=PlayerRankingsParams, returns=RankingHistoryRow, many=True,
-          description="Every list the player is on, newest first: every list from September 2026 (full lists), "
-                      "and the weekly top lists back to 2013 for weeks the player was in them. "
-                      "meta.count is the number of rows.")
+@endpoint(
+    "/v1/players/{id}/rankings",
+    plan="archive",
+    summary="A player's world ranking history, newest first",
+    params=PlayerRankingsParams,
+    returns=RankingHistoryRow,
+    many=True,
+    description="Every list the player is on, newest first: every list from September 2026 (full lists), "
+    "and the weekly top lists back to 2013 for weeks the player was in them. "
+    "meta.count is the number of rows.",
+)
 async def player_rankings(call: Call) -> Answer:
-    rows = await call.db.fetch(Q.players.rankings, id=call.p.id, discipline=call.p.discipline,
-                               since=SERVED_FROM)
+    rows = await call.db.fetch(Q.players.rankings, id=call.p.id, discipline=call.p.discipline, since=SERVED_FROM)
     if not rows or not rows[0]["known"]:
         raise not_found(f"no player with id {call.p.id}")
-    data = [RankingHistoryRow(date=r["week"], discipline=r["discipline"], rank=r["rank"], points=r["points"])
-            for r in rows if r["week"] is not None]
+    data = [
+        RankingHistoryRow(date=r["week"], discipline=r["discipline"], rank=r["rank"], points=r["points"])
+        for r in rows
+        if r["week"] is not None
+    ]
     return Answer(data, {"count": len(data)})

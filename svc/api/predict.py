@@ -20,7 +20,9 @@ from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.params import IOC_CODE, SPORT_CLASSES, discipline_param, param
 from svc.web.records import Discipline, PlayerRef
 
-RALLY_SCORING_FROM = dt.date(2006, 4, 28)  # 21-point rally scoring (svc.world.engine); games before it are checked loosely
+RALLY_SCORING_FROM = dt.date(
+    2006, 4, 28
+)  # 21-point rally scoring (svc.world.engine); games before it are checked loosely
 _GAMES = re.compile(r"^([0-9]{1,2})-([0-9]{1,2}),([0-9]{1,2})-([0-9]{1,2})$")
 
 
@@ -29,12 +31,17 @@ class PredictSide:
     players: list[PlayerRef]
     rating: float = attrs.field(metadata=doc("the side's rating as on the date: the players' mean in doubles"))
     deviation: float = attrs.field(metadata=doc("the side's uncertainty in rating points"))
-    rated: bool = attrs.field(metadata=doc(
-        "false when a player has no rated match in this discipline before the date: their rating is then a "
-        "newcomer's (1500, or drawn towards their rating in another discipline)"))
+    rated: bool = attrs.field(
+        metadata=doc(
+            "false when a player has no rated match in this discipline before the date: their rating is then a "
+            "newcomer's (1500, or drawn towards their rating in another discipline)"
+        )
+    )
     at_home: bool = attrs.field(metadata=doc("every player of the side is from `host`"))
     chance: float = attrs.field(metadata=doc("chance to win the match, 4 decimals"))
-    fair_price: float | None = attrs.field(metadata=doc("1 / chance, 2 decimals (no margin); null when the chance is 0"))
+    fair_price: float | None = attrs.field(
+        metadata=doc("1 / chance, 2 decimals (no margin); null when the chance is 0")
+    )
 
 
 @attrs.frozen
@@ -59,9 +66,12 @@ class Meeting:
 
 @attrs.frozen
 class SidesHeadToHead:
-    meetings: int = attrs.field(metadata=doc(
-        "finished matches with every player of side 1 on one side and every player of side 2 on the other "
-        "(in doubles: these exact pairs), walkovers included, in any discipline"))
+    meetings: int = attrs.field(
+        metadata=doc(
+            "finished matches with every player of side 1 on one side and every player of side 2 on the other "
+            "(in doubles: these exact pairs), walkovers included, in any discipline"
+        )
+    )
     side1_wins: int
     side2_wins: int
     last: list[Meeting] = attrs.field(metadata=doc("the five most recent, newest first"))
@@ -84,14 +94,22 @@ class PredictParams:
     partner1: str | None = param("Side 1's partner in doubles (pl_...); give both partners or neither.", prefix="pl_")
     partner2: str | None = param("Side 2's partner in doubles (pl_...).", prefix="pl_")
     discipline: str | None = discipline_param(
-        "Discipline; when omitted it follows from the players' genders and whether partners are given.")
-    date: dt.date | None = param("Ratings as on that day (today when omitted); a later day uses the latest ratings "
-                                 "with the deviation grown to that day.")
-    host: str | None = param("IOC code of the host country: a side whose players are all from it is moved by "
-                             "`meta.model.home_edge` rating points (nothing when that is null).",
-                             upper=True, pattern=IOC_CODE)
-    games: str | None = param("At one game all: the first two games from side 1 as a-b,a-b (e.g. 21-17,15-21); adds "
-                              "`deciding_game`.", pattern=r"^[0-9]{1,2}-[0-9]{1,2},[0-9]{1,2}-[0-9]{1,2}$")
+        "Discipline; when omitted it follows from the players' genders and whether partners are given."
+    )
+    date: dt.date | None = param(
+        "Ratings as on that day (today when omitted); a later day uses the latest ratings "
+        "with the deviation grown to that day."
+    )
+    host: str | None = param(
+        "IOC code of the host country: a side whose players are all from it is moved by "
+        "`meta.model.home_edge` rating points (nothing when that is null).",
+        upper=True,
+        pattern=IOC_CODE,
+    )
+    games: str | None = param(
+        "At one game all: the first two games from side 1 as a-b,a-b (e.g. 21-17,15-21); adds `deciding_game`.",
+        pattern=r"^[0-9]{1,2}-[0-9]{1,2},[0-9]{1,2}-[0-9]{1,2}$",
+    )
 
 
 def legal_game(a: int, b: int, rally: bool) -> bool:
@@ -111,11 +129,15 @@ def parse_games(text: str, day: dt.date) -> tuple[int, int, int, int]:
     rally = day >= RALLY_SCORING_FROM
     for a, b in ((a1, b1), (a2, b2)):
         if not legal_game(a, b, rally):
-            raise invalid(f"parameter `games`: {a}-{b} is not the score of a finished game"
-                          + (" (21 points, two clear, at most 30-29)" if rally else ""))
+            raise invalid(
+                f"parameter `games`: {a}-{b} is not the score of a finished game"
+                + (" (21 points, two clear, at most 30-29)" if rally else "")
+            )
     if (a1 > b1) == (a2 > b2):
-        raise invalid(f"parameter `games` ({text}) is not one game all: side 1 won "
-                      f"{'both' if a1 > b1 else 'neither'} of the first two games")
+        raise invalid(
+            f"parameter `games` ({text}) is not one game all: side 1 won "
+            f"{'both' if a1 > b1 else 'neither'} of the first two games"
+        )
     return a1, b1, a2, b2
 
 
@@ -129,8 +151,10 @@ async def predict_plan(p: PredictParams, db: Any, clock: Any) -> str:
         raise invalid(f"parameter `{missing}` is missing: doubles need a partner on both sides")
     doubles = p.partner1 is not None
     if p.discipline is not None and (p.discipline in ("MD", "WD", "XD")) != doubles:
-        raise invalid(f"parameter `discipline` ({p.discipline}) is {'doubles' if p.discipline[1] == 'D' else 'singles'} "
-                      f"but {'partners are' if doubles else 'no partners are'} given")
+        raise invalid(
+            f"parameter `discipline` ({p.discipline}) is {'doubles' if p.discipline[1] == 'D' else 'singles'} "
+            f"but {'partners are' if doubles else 'no partners are'} given"
+        )
     if p.games is not None:
         parse_games(p.games, p.date or clock.today())
     return "odds"
@@ -151,32 +175,42 @@ def _discipline(given: str | None, side1: list[Any], side2: list[Any]) -> str:
     wanted = {"MS": ["M"], "WS": ["W"], "MD": ["M", "M"], "WD": ["W", "W"], "XD": ["M", "W"]}
     if given is not None:
         if genders[0] != wanted[given] or genders[1] != wanted[given]:
-            raise invalid(f"parameter `discipline` ({given}) does not fit the players' genders "
-                          f"({'/'.join(genders[0])} against {'/'.join(genders[1])})")
+            raise invalid(
+                f"parameter `discipline` ({given}) does not fit the players' genders "
+                f"({'/'.join(genders[0])} against {'/'.join(genders[1])})"
+            )
         return given
     for code, want in wanted.items():
         if genders[0] == want and genders[1] == want:
             return code
-    raise invalid(f"no discipline fits the players' genders ({'/'.join(genders[0])} against "
-                  f"{'/'.join(genders[1])}); give `discipline`")
+    raise invalid(
+        f"no discipline fits the players' genders ({'/'.join(genders[0])} against "
+        f"{'/'.join(genders[1])}); give `discipline`"
+    )
 
 
 def _price(chance: float) -> float | None:
     return round(1 / chance, 2) if chance > 0 else None
 
 
-@endpoint("/v1/predict", plan="odds", summary="Each side's chance from the own rating, a fair price, the head to head",
-          params=PredictParams, returns=Prediction, plan_for=predict_plan,
-          description="The chance each side wins, from our own rating as on `date` (every result before that day): "
-                      "singles with player1 and player2, doubles with partner1 and partner2 too (a pair's rating is "
-                      "its players' mean). The chance is 1 / (1 + 10^(-d/400)) of the rating difference d, damped "
-                      "by both sides' deviations; `host` adds `meta.model.home_edge` to a side all from that "
-                      "country. `fair_price` is 1 / chance. With `games` (one game all) `deciding_game` gives the "
-                      "chance of the third game from the pre-match chance and the first two games' points, as "
-                      "fitted on past deciding games. `head_to_head` counts the sides' meetings in any discipline. "
-                      "`meta.model`: the model version, its settings, and its accuracy and log-loss on held-out "
-                      "seasons. A player without a rated match before the date is rated as a newcomer "
-                      "(`rated` false).")
+@endpoint(
+    "/v1/predict",
+    plan="odds",
+    summary="Each side's chance from the own rating, a fair price, the head to head",
+    params=PredictParams,
+    returns=Prediction,
+    plan_for=predict_plan,
+    description="The chance each side wins, from our own rating as on `date` (every result before that day): "
+    "singles with player1 and player2, doubles with partner1 and partner2 too (a pair's rating is "
+    "its players' mean). The chance is 1 / (1 + 10^(-d/400)) of the rating difference d, damped "
+    "by both sides' deviations; `host` adds `meta.model.home_edge` to a side all from that "
+    "country. `fair_price` is 1 / chance. With `games` (one game all) `deciding_game` gives the "
+    "chance of the third game from the pre-match chance and the first two games' points, as "
+    "fitted on past deciding games. `head_to_head` counts the sides' meetings in any discipline. "
+    "`meta.model`: the model version, its settings, and its accuracy and log-loss on held-out "
+    "seasons. A player without a rated match before the date is rated as a newcomer "
+    "(`rated` false).",
+)
 async def predict(call: Call) -> Answer:
     p = call.p
     day = p.date or call.clock.today()
@@ -208,22 +242,43 @@ async def predict(call: Call) -> Answer:
         ids = side_ids[i]
         return PredictSide(
             players=[PlayerRef(id=x, name=found[x]["name"], country=found[x]["country"]) for x in ids],
-            rating=round(sides[i][0], 1), deviation=round(math.sqrt(sides[i][1]), 1),
-            rated=all((x, rated_as) in ratings.players for x in ids), at_home=home[i],
-            chance=round(chances[i], 4), fair_price=_price(chances[i]))
+            rating=round(sides[i][0], 1),
+            deviation=round(math.sqrt(sides[i][1]), 1),
+            rated=all((x, rated_as) in ratings.players for x in ids),
+            at_home=home[i],
+            chance=round(chances[i], 4),
+            fair_price=_price(chances[i]),
+        )
 
     deciding = None
     if p.games is not None:
         a1, b1, a2, b2 = parse_games(p.games, day)
         d1 = round(decider_chance(model.settings, chance1, a1 + a2, b1 + b2), 4)
-        deciding = DecidingGame(games=p.games, side1=d1, side2=round(1 - d1, 4),
-                                fair_price1=_price(d1), fair_price2=_price(1 - d1))
+        deciding = DecidingGame(
+            games=p.games, side1=d1, side2=round(1 - d1, 4), fair_price1=_price(d1), fair_price2=_price(1 - d1)
+        )
     meetings = await call.db.fetch(Q.predict.meetings, side_a=side_ids[0], side_b=side_ids[1])
     wins1 = sum(1 for m in meetings if m["winner"] == m["side_of_a"])
-    last = [Meeting(match=m["id"], day=m["day"], tournament=m["tournament"], discipline=m["discipline"],
-                    games=[f"{x}-{y}" if m["side_of_a"] == 1 else f"{y}-{x}" for x, y in zip(m["g1"], m["g2"])],
-                    winner=1 if m["winner"] == m["side_of_a"] else 2, outcome=m["outcome"]) for m in meetings[:5]]
-    data = Prediction(discipline=discipline, date=day, side1=side(0), side2=side(1), deciding_game=deciding,
-                      head_to_head=SidesHeadToHead(meetings=len(meetings), side1_wins=wins1,
-                                                   side2_wins=len(meetings) - wins1, last=last))
+    last = [
+        Meeting(
+            match=m["id"],
+            day=m["day"],
+            tournament=m["tournament"],
+            discipline=m["discipline"],
+            games=[f"{x}-{y}" if m["side_of_a"] == 1 else f"{y}-{x}" for x, y in zip(m["g1"], m["g2"])],
+            winner=1 if m["winner"] == m["side_of_a"] else 2,
+            outcome=m["outcome"],
+        )
+        for m in meetings[:5]
+    ]
+    data = Prediction(
+        discipline=discipline,
+        date=day,
+        side1=side(0),
+        side2=side(1),
+        deciding_game=deciding,
+        head_to_head=SidesHeadToHead(
+            meetings=len(meetings), side1_wins=wins1, side2_wins=len(meetings) - wins1, last=last
+        ),
+    )
     return Answer(data, {"model": model_meta(model)})

@@ -30,7 +30,7 @@ NUMBER_ONES_FROM = dt.date(2009, 10, 1)
 @attrs.frozen
 class RankingRow:
     rank: int
-    name: str = attrs.field(metadata=doc("as published: a player, or both players of a pair as \"A / B\""))
+    name: str = attrs.field(metadata=doc('as published: a player, or both players of a pair as "A / B"'))
     players: list[PlayerRef] = attrs.field(metadata=doc("one per player of the entry; id null when not yet matched"))
     points: int
 
@@ -38,12 +38,14 @@ class RankingRow:
 @attrs.frozen
 class Reign:
     """An unbroken run of weekly lists with the same entry at rank 1."""
+
     discipline: Discipline
-    name: str = attrs.field(metadata=doc("as published: a player, or a pair as \"A / B\""))
+    name: str = attrs.field(metadata=doc('as published: a player, or a pair as "A / B"'))
     players: list[PlayerRef]
     first: dt.date = attrs.field(metadata=doc("first day in force (from 1 October 2009)"))
-    last: dt.date | None = attrs.field(metadata=doc("last day, the day before the next list showed someone else; "
-                                                    "null while it continues"))
+    last: dt.date | None = attrs.field(
+        metadata=doc("last day, the day before the next list showed someone else; null while it continues")
+    )
     weeks: int = attrs.field(metadata=doc("weekly lists of the reign"))
     current: bool
 
@@ -71,27 +73,40 @@ def _check_day(name: str, day: dt.date | None, earliest: dt.date, today: dt.date
 @attrs.frozen
 class RankingsParams(Paging):
     discipline: str = discipline_param("Discipline.", required=True)
-    date: dt.date | None = param("The list in force that day (the latest published on or before it), from "
-                                 "2013-01-01; the latest list when omitted.")
+    date: dt.date | None = param(
+        "The list in force that day (the latest published on or before it), from "
+        "2013-01-01; the latest list when omitted."
+    )
 
 
-@endpoint("/v1/rankings", plan="archive", summary="The world ranking list in force on a day", params=RankingsParams,
-          returns=RankingRow, many=True,
-          description="The published world ranking of `discipline` in force on `date` (latest when omitted), by "
-                      "rank. `meta.full` is true when the list holds every ranked player (from September 2026) and "
-                      "false for the week's top list (2013 to August 2026); `meta.date` is the list's publication "
-                      "day. Rows whose players are not yet matched have `id` null. A date before 2013-01-01 or "
-                      "after today answers 422.")
+@endpoint(
+    "/v1/rankings",
+    plan="archive",
+    summary="The world ranking list in force on a day",
+    params=RankingsParams,
+    returns=RankingRow,
+    many=True,
+    description="The published world ranking of `discipline` in force on `date` (latest when omitted), by "
+    "rank. `meta.full` is true when the list holds every ranked player (from September 2026) and "
+    "false for the week's top list (2013 to August 2026); `meta.date` is the list's publication "
+    "day. Rows whose players are not yet matched have `id` null. A date before 2013-01-01 or "
+    "after today answers 422.",
+)
 async def rankings(call: Call) -> Page:
     p = call.p
     today = call.clock.today()
     _check_day("date", p.date, SERVED_FROM, today)
-    rows = await call.db.fetch(Q.rankings.list, discipline=p.discipline, day=p.date or today,
-                               offset=call.offset, limit=call.limit)
-    meta: dict[str, Any] = {"date": rows[0]["week"].isoformat(), "full": rows[0]["full_list"]} if rows else \
-        {"date": None, "full": None, "note": "no list of this discipline was published by that day"}
-    return call.page(rows, lambda r: RankingRow(rank=r["rank"], name=r["name"], players=entry_players(r),
-                                                 points=r["points"]), meta)
+    rows = await call.db.fetch(
+        Q.rankings.list, discipline=p.discipline, day=p.date or today, offset=call.offset, limit=call.limit
+    )
+    meta: dict[str, Any] = (
+        {"date": rows[0]["week"].isoformat(), "full": rows[0]["full_list"]}
+        if rows
+        else {"date": None, "full": None, "note": "no list of this discipline was published by that day"}
+    )
+    return call.page(
+        rows, lambda r: RankingRow(rank=r["rank"], name=r["name"], players=entry_players(r), points=r["points"]), meta
+    )
 
 
 @attrs.frozen
@@ -101,19 +116,35 @@ class NumberOnesParams:
     player: str | None = param("Only this player's reigns (pl_...).", prefix="pl_")
 
 
-@endpoint("/v1/rankings/number-ones", plan="archive", summary="Every world number one since 1 October 2009",
-          params=NumberOnesParams, returns=Reign, many=True,
-          description="Every reign at the top of the world ranking since 1 October 2009, by discipline then "
-                      "first day. A reign is an unbroken run of weekly lists with the same entry (a player, or a "
-                      "pair as published) at rank 1; `weeks` counts those lists, and a player's weeks summed here "
-                      "equal the weeks the lists put them first. `date` keeps the reign in force that day (one per "
-                      "discipline); `player` keeps that player's reigns (404 for an unknown player).")
+@endpoint(
+    "/v1/rankings/number-ones",
+    plan="archive",
+    summary="Every world number one since 1 October 2009",
+    params=NumberOnesParams,
+    returns=Reign,
+    many=True,
+    description="Every reign at the top of the world ranking since 1 October 2009, by discipline then "
+    "first day. A reign is an unbroken run of weekly lists with the same entry (a player, or a "
+    "pair as published) at rank 1; `weeks` counts those lists, and a player's weeks summed here "
+    "equal the weeks the lists put them first. `date` keeps the reign in force that day (one per "
+    "discipline); `player` keeps that player's reigns (404 for an unknown player).",
+)
 async def number_ones(call: Call) -> Answer:
     p = call.p
     _check_day("date", p.date, NUMBER_ONES_FROM, call.clock.today())
     rows = await call.db.fetch(Q.rankings.number_ones, discipline=p.discipline, player=p.player, day=p.date)
     if not rows and p.player and not await call.db.fetchval(Q.players.exists, id=p.player):
         raise not_found(f"no player with id {p.player}")
-    data = [Reign(discipline=r["discipline"], name=r["name"], players=entry_players(r), first=r["first_day"],
-                  last=r["last_day"], weeks=r["weeks"], current=r["last_day"] is None) for r in rows]
+    data = [
+        Reign(
+            discipline=r["discipline"],
+            name=r["name"],
+            players=entry_players(r),
+            first=r["first_day"],
+            last=r["last_day"],
+            weeks=r["weeks"],
+            current=r["last_day"] is None,
+        )
+        for r in rows
+    ]
     return Answer(data, {"count": len(data), "weeks": sum(x.weeks for x in data)})

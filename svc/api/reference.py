@@ -34,8 +34,13 @@ class CountryItem:
     titles_by_discipline: dict[str, int] = attrs.field(metadata=doc("MS, WS, MD, WD, XD"))
 
 
-@endpoint("/v1/countries", plan="free", summary="Every country with players, active players, first year and titles",
-          returns=CountryItem, many=True)
+@endpoint(
+    "/v1/countries",
+    plan="free",
+    summary="Every country with players, active players, first year and titles",
+    returns=CountryItem,
+    many=True,
+)
 async def countries(call: Call) -> Answer:
     rows = await call.db.fetch(Q.reference.countries)
     return Answer([CountryItem(**dict(r)) for r in rows], {"count": len(rows)})
@@ -53,13 +58,25 @@ class SeriesItem:
     editions: int = attrs.field(metadata=doc("editions held (not counting those still to come)"))
 
 
-@endpoint("/v1/series", plan="free", summary="Every series with its first and last year and editions",
-          returns=SeriesItem, many=True)
+@endpoint(
+    "/v1/series",
+    plan="free",
+    summary="Every series with its first and last year and editions",
+    returns=SeriesItem,
+    many=True,
+)
 async def series(call: Call) -> Answer:
     rows = await call.db.fetch(Q.reference.series_list)
-    return Answer([SeriesItem(series=r["slug"], **{k: r[k] for k in ("name", "level", "para", "team", "first_year",
-                                                                       "last_year", "editions")}) for r in rows],
-                  {"count": len(rows)})
+    return Answer(
+        [
+            SeriesItem(
+                series=r["slug"],
+                **{k: r[k] for k in ("name", "level", "para", "team", "first_year", "last_year", "editions")},
+            )
+            for r in rows
+        ],
+        {"count": len(rows)},
+    )
 
 
 @attrs.frozen
@@ -83,11 +100,17 @@ class CalendarEntry:
     prize_money: int | None = attrs.field(metadata=doc("USD, whole number as recorded"))
     elevation_m: int | None = attrs.field(metadata=doc("metres above sea level: the venue's, else the host city's"))
     status: Literal["finished", "in_progress", "upcoming", "unknown"]
-    grade: str | None = attrs.field(default=None, metadata=doc(
-        "the edition's tier or grade as its calendar gives it (Super 500, International Challenge, Future Series ...); "
-        "null when none is held"))
-    cancelled: bool = attrs.field(default=False, metadata=doc(
-        "true for an edition that was listed but not played; `status` still follows its dates"))
+    grade: str | None = attrs.field(
+        default=None,
+        metadata=doc(
+            "the edition's tier or grade as its calendar gives it (Super 500, International Challenge, Future Series ...); "
+            "null when none is held"
+        ),
+    )
+    cancelled: bool = attrs.field(
+        default=False,
+        metadata=doc("true for an edition that was listed but not played; `status` still follows its dates"),
+    )
 
 
 def calendar_status(start: dt.date | None, end: dt.date | None, today: dt.date) -> str:
@@ -100,12 +123,18 @@ def calendar_status(start: dt.date | None, end: dt.date | None, today: dt.date) 
     return "in_progress"
 
 
-@endpoint("/v1/calendar", plan="free", summary="Editions of a year in date order, with status",
-          params=CalendarParams, returns=CalendarEntry, many=True,
-          description="Editions of one year in date order (editions without dates last). `status` is finished, "
-                      "in_progress, upcoming, or unknown when no dates are held, as of today (UTC); an edition "
-                      "that was cancelled keeps the status of its dates and says `cancelled: true`. An unknown "
-                      "series slug answers 422.")
+@endpoint(
+    "/v1/calendar",
+    plan="free",
+    summary="Editions of a year in date order, with status",
+    params=CalendarParams,
+    returns=CalendarEntry,
+    many=True,
+    description="Editions of one year in date order (editions without dates last). `status` is finished, "
+    "in_progress, upcoming, or unknown when no dates are held, as of today (UTC); an edition "
+    "that was cancelled keeps the status of its dates and says `cancelled: true`. An unknown "
+    "series slug answers 422.",
+)
 async def calendar(call: Call) -> Answer:
     p, today = call.p, call.clock.today()
     year = p.year or today.year
@@ -114,11 +143,20 @@ async def calendar(call: Call) -> Answer:
         await check_series(call, p.series)
     entries = [
         CalendarEntry(
-            id=r["id"], name=r["name"], series=r["series"], level=r["level"], start=r["start_date"], end=r["end_date"],
-            city=r["city"], country=r["country"],
+            id=r["id"],
+            name=r["name"],
+            series=r["series"],
+            level=r["level"],
+            start=r["start_date"],
+            end=r["end_date"],
+            city=r["city"],
+            country=r["country"],
             venue=VenueRef(id=r["venue_id"], name=r["venue_name"]) if r["venue_id"] else None,
-            prize_money=r["prize_money"], elevation_m=r["elevation_m"],
-            status=calendar_status(r["start_date"], r["end_date"], today), grade=r["tier"], cancelled=r["cancelled"],
+            prize_money=r["prize_money"],
+            elevation_m=r["elevation_m"],
+            status=calendar_status(r["start_date"], r["end_date"], today),
+            grade=r["tier"],
+            cancelled=r["cancelled"],
         )
         for r in rows
     ]

@@ -17,8 +17,11 @@ _YEAR = re.compile(r"\b(1[89][0-9][0-9]|20[0-9][0-9]|2100)\b")
 
 @attrs.frozen
 class SearchParams:
-    q: str = param("What to look for. Accents and capitals do not matter; `A/B` finds both players of a pair; "
-                   "a year (e.g. `All England 2019`) selects that edition.", required=True)
+    q: str = param(
+        "What to look for. Accents and capitals do not matter; `A/B` finds both players of a pair; "
+        "a year (e.g. `All England 2019`) selects that edition.",
+        required=True,
+    )
     kind: str | None = param("Only hits of this kind.", enum=KINDS)
     limit: int = param("Hits at most; with `A/B`, per player of the pair.", default=10, minimum=1, maximum=50)
 
@@ -26,8 +29,9 @@ class SearchParams:
 @attrs.frozen
 class SearchHit:
     kind: str = attrs.field(metadata=doc("player, tournament, series, country, venue or city"))
-    id: str | None = attrs.field(metadata=doc("pl_, tr_ or vn_ id; the slug of a series; the IOC code of a "
-                                              "country; null for a city"))
+    id: str | None = attrs.field(
+        metadata=doc("pl_, tr_ or vn_ id; the slug of a series; the IOC code of a country; null for a city")
+    )
     name: str
     country: str | None
     score: int = attrs.field(metadata=doc("match quality, 30 to 100"))
@@ -36,7 +40,7 @@ class SearchHit:
 def split_query(q: str) -> tuple[list[str], list[int | None]]:
     """The parts of a query ("A/B" is two) and the year named in each, if any."""
     parts, years = [], []
-    for part in (q.split("/") if "/" in q else [q]):
+    for part in q.split("/") if "/" in q else [q]:
         found = _YEAR.search(part)
         year = int(found.group(1)) if found and MIN_YEAR <= int(found.group(1)) <= MAX_YEAR else None
         text = _YEAR.sub(" ", part) if year else part
@@ -47,12 +51,18 @@ def split_query(q: str) -> tuple[list[str], list[int | None]]:
     return parts, years
 
 
-@endpoint("/v1/search", plan="free", summary="Search players, tournaments, series, countries, venues and cities",
-          params=SearchParams, returns=SearchHit, many=True,
-          description="Hits best first with a match quality `score` from 30 to 100. Accents and capitals do not "
-                      "matter. `Name/Name` finds both players of a pair (`limit` then applies per player). A year "
-                      "in the query selects that edition of a tournament. A hit's `id` is the pl_, tr_ or vn_ id; "
-                      "for a series its slug, for a country its IOC code, for a city null.")
+@endpoint(
+    "/v1/search",
+    plan="free",
+    summary="Search players, tournaments, series, countries, venues and cities",
+    params=SearchParams,
+    returns=SearchHit,
+    many=True,
+    description="Hits best first with a match quality `score` from 30 to 100. Accents and capitals do not "
+    "matter. `Name/Name` finds both players of a pair (`limit` then applies per player). A year "
+    "in the query selects that edition of a tournament. A hit's `id` is the pl_, tr_ or vn_ id; "
+    "for a series its slug, for a country its IOC code, for a city null.",
+)
 async def search(call: Call) -> Answer:
     parts, years = split_query(call.p.q)
     if not parts:
@@ -62,8 +72,9 @@ async def search(call: Call) -> Answer:
         rows = await call.db.fetch(Q.search.year, year=years[0], kind=kind, limit=call.p.limit)
     else:
         texts = [(t, y) for t, y in zip(parts, years) if t]
-        rows = await call.db.fetch(Q.search.names, parts=[t for t, _ in texts], years=[y for _, y in texts], kind=kind,
-                                   limit=call.p.limit)
+        rows = await call.db.fetch(
+            Q.search.names, parts=[t for t, _ in texts], years=[y for _, y in texts], kind=kind, limit=call.p.limit
+        )
     hits, seen = [], set()
     for r in rows:
         ident = (r["kind"], r["id"], r["name"])

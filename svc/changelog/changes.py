@@ -33,20 +33,35 @@ def outbox_id(kind: str, match_id: str, seq: int) -> str:
 
 
 # -- writing (database side, in the caller's transaction) -------------------------------
-async def record(tx: Tx, *, match_id: str, discipline: str, kind: str, at: dt.datetime,
-                 change: dict[str, Any], event: dict[str, Any] | None) -> int:
+async def record(
+    tx: Tx,
+    *,
+    match_id: str,
+    discipline: str,
+    kind: str,
+    at: dt.datetime,
+    change: dict[str, Any],
+    event: dict[str, Any] | None,
+) -> int:
     """One change of a match: `change` (the match as the stream shows it) into the log, and
     for a kind with an outbox type `event` (the match as webhooks send it) into the outbox;
     then the NOTIFY. Returns the change's seq."""
     if kind not in KINDS:
         raise ValueError(f"unknown change kind {kind!r}")
-    seq = await tx.fetchval(Q.changelog.change_insert, match_id=match_id, discipline=discipline, kind=kind,
-                            created_at=at, payload=change)
+    seq = await tx.fetchval(
+        Q.changelog.change_insert, match_id=match_id, discipline=discipline, kind=kind, created_at=at, payload=change
+    )
     if kind in OUTBOX_TYPE:
         if event is None:
             raise ValueError(f"a {kind} change needs its outbox event")
-        await tx.fetch(Q.changelog.event_insert, id=outbox_id(kind, match_id, seq), type=OUTBOX_TYPE[kind],
-                       match_id=match_id, created_at=at, payload=event)
+        await tx.fetch(
+            Q.changelog.event_insert,
+            id=outbox_id(kind, match_id, seq),
+            type=OUTBOX_TYPE[kind],
+            match_id=match_id,
+            created_at=at,
+            payload=event,
+        )
     await tx.fetch(Q.changelog.change_notify, seq=seq)
     return seq
 
@@ -57,8 +72,9 @@ async def newest_seq(db: Database) -> int:
     return await db.fetchval(Q.changelog.changes_newest)
 
 
-async def changes_after(db: Database, after: int, limit: int,
-                        own: DedicatedConnection | None = None) -> list[asyncpg.Record]:
+async def changes_after(
+    db: Database, after: int, limit: int, own: DedicatedConnection | None = None
+) -> list[asyncpg.Record]:
     """Changes after seq `after` in order, at most `limit` (seq, match_id, discipline, kind,
     created_at, data: the payload as JSON text); on `own` (the reader's dedicated connection)
     when given, else through the pool."""

@@ -8,15 +8,16 @@ connection (from Trio, one at a time) so that they never queue behind requests f
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Callable
 
 from svc.core.db import Database, DedicatedConnection
 
 
 @asynccontextmanager
-async def listening(db: Database, channel: str, on_notify: Callable[[str], None],
-                    on_lost: Callable[[], None]) -> AsyncIterator[DedicatedConnection]:
+async def listening(
+    db: Database, channel: str, on_notify: Callable[[str], None], on_lost: Callable[[], None]
+) -> AsyncIterator[DedicatedConnection]:
     """LISTEN on `channel` while inside; `on_notify(payload)` and `on_lost()` run in Trio."""
     async with db.dedicated() as own:
         await own.listen(channel, on_notify, on_lost)

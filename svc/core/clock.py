@@ -12,7 +12,7 @@ import time
 
 import trio
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 class Clock:

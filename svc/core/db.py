@@ -29,8 +29,9 @@ import concurrent.futures
 import logging
 import threading
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Awaitable, Callable, Concatenate, Hashable, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
 import orjson
@@ -73,7 +74,9 @@ _UNAVAILABLE = (
 async def _init_connection(conn: asyncpg.Connection) -> None:
     # json/jsonb arrive as Python objects, decoded by orjson (several times faster than json).
     for name in ("json", "jsonb"):
-        await conn.set_type_codec(name, encoder=lambda v: orjson.dumps(v).decode(), decoder=orjson.loads, schema="pg_catalog")
+        await conn.set_type_codec(
+            name, encoder=lambda v: orjson.dumps(v).decode(), decoder=orjson.loads, schema="pg_catalog"
+        )
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
@@ -118,8 +121,14 @@ class Database:
         await trio.to_thread.run_sync(ready.wait)
         self._loop = loop
         self._pool = await self._call(
-            lambda: asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size, init=_init_connection,
-                                        reset=_keep_session, server_settings=SERVING_SETTINGS)
+            lambda: asyncpg.create_pool(
+                self.url,
+                min_size=1,
+                max_size=self.pool_size,
+                init=_init_connection,
+                reset=_keep_session,
+                server_settings=SERVING_SETTINGS,
+            )
         )
 
     async def close(self) -> None:
@@ -152,8 +161,10 @@ class Database:
         try:
             token = trio.lowlevel.current_trio_token()
         except RuntimeError:  # awaited on the loop thread, by code given a Tx: say what to use there
-            raise RuntimeError("svc.core.db.Database is awaited from Trio only; database-side code (work given "
-                               "a Tx by Database.transaction) runs its statements on the Tx") from None
+            raise RuntimeError(
+                "svc.core.db.Database is awaited from Trio only; database-side code (work given "
+                "a Tx by Database.transaction) runs its statements on the Tx"
+            ) from None
         done = trio.Event()
         handed = time.perf_counter()
 
@@ -184,8 +195,9 @@ class Database:
         except _UNAVAILABLE as exc:
             raise DatabaseUnavailable(str(exc) or type(exc).__name__) from exc
 
-    async def transaction(self, work: Callable[Concatenate[Tx, P], Awaitable[T]], *args: P.args,
-                          **kwargs: P.kwargs) -> T:
+    async def transaction(
+        self, work: Callable[Concatenate[Tx, P], Awaitable[T]], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
         """`work(tx, *args, **kwargs)` on the database side, in one transaction on one pooled
         connection: all of it commits or none of it. The one way for Trio code to run several
         statements together; `work` awaits asyncpg only (svc.core.sqlrun)."""
@@ -253,8 +265,13 @@ class Database:
                 except Exception:  # closing is best effort; the server drops it anyway
                     conn.terminate()
 
-    def batched(self, stmt: Statement, params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]], *,
-                alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None) -> Batched:
+    def batched(
+        self,
+        stmt: Statement,
+        params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]],
+        *,
+        alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None,
+    ) -> Batched:
         """`stmt` run once for every caller waiting (see Batched); one per statement and Database."""
         got = self._batched.get(stmt.name)
         if got is None:
@@ -313,9 +330,13 @@ class Batched:
     from `(group, item)`, its row with ord 1), for when that is cheaper to run. Runs on the
     asyncpg loop thread, like every statement of the Database."""
 
-    def __init__(self, db: Database, stmt: Statement,
-                 params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]],
-                 alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        stmt: Statement,
+        params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]],
+        alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None,
+    ) -> None:
         self._db, self._stmt, self._params_of, self._alone = db, stmt, params_of, alone
         self._waiting: dict[Hashable, list[tuple[dict[str, Any], asyncio.Future[asyncpg.Record | None]]]] = {}
         self._running: asyncio.Task[None] | None = None

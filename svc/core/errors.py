@@ -20,23 +20,50 @@ class ErrorKind:
 ERRORS = {
     e.code: e
     for e in (
-        ErrorKind(400, "bad_request", "The request cannot be read: a key in the query string (even a valid one), "
-                  "a missing required parameter, an unknown or repeated parameter, a value of the wrong type, "
-                  "a malformed date, id or cursor. The message names the parameter."),
-        ErrorKind(401, "unauthorized", "No key was sent, the key is unknown, or it was replaced. The message says which."),
-        ErrorKind(403, "upgrade_required", "A valid key asked for an endpoint or a date range above its plan; "
-                  "error.plan names the lowest plan that has it."),
+        ErrorKind(
+            400,
+            "bad_request",
+            "The request cannot be read: a key in the query string (even a valid one), "
+            "a missing required parameter, an unknown or repeated parameter, a value of the wrong type, "
+            "a malformed date, id or cursor. The message names the parameter.",
+        ),
+        ErrorKind(
+            401, "unauthorized", "No key was sent, the key is unknown, or it was replaced. The message says which."
+        ),
+        ErrorKind(
+            403,
+            "upgrade_required",
+            "A valid key asked for an endpoint or a date range above its plan; "
+            "error.plan names the lowest plan that has it.",
+        ),
         ErrorKind(404, "not_found", "No such path, or no item with that id."),
         ErrorKind(405, "method_not_allowed", "Only GET is served; the Allow header says so."),
-        ErrorKind(422, "invalid_parameter", "A well-formed value that is not acceptable: out of range, not in the "
-                  "vocabulary, `from` after `to`, a page past the last one. The message names the parameter."),
-        ErrorKind(429, "rate_limited", "Too many calls this minute; Retry-After gives the seconds to wait. Not counted."),
-        ErrorKind(429, "quota_exceeded", "Today's calls are used; error.resets_at says when they return (00:00 UTC); "
-                  "Retry-After gives the seconds. Not counted."),
-        ErrorKind(429, "too_many_streams", "Two live streams are already open on this key; Retry-After gives the "
-                  "seconds after which to try again."),
+        ErrorKind(
+            422,
+            "invalid_parameter",
+            "A well-formed value that is not acceptable: out of range, not in the "
+            "vocabulary, `from` after `to`, a page past the last one. The message names the parameter.",
+        ),
+        ErrorKind(
+            429, "rate_limited", "Too many calls this minute; Retry-After gives the seconds to wait. Not counted."
+        ),
+        ErrorKind(
+            429,
+            "quota_exceeded",
+            "Today's calls are used; error.resets_at says when they return (00:00 UTC); "
+            "Retry-After gives the seconds. Not counted.",
+        ),
+        ErrorKind(
+            429,
+            "too_many_streams",
+            "Two live streams are already open on this key; Retry-After gives the seconds after which to try again.",
+        ),
         ErrorKind(500, "internal_error", "A fault of ours; it is logged. Tell us the time of the call."),
-        ErrorKind(503, "unavailable", "The database cannot be reached for a moment; retry after Retry-After seconds. Not counted."),
+        ErrorKind(
+            503,
+            "unavailable",
+            "The database cannot be reached for a moment; retry after Retry-After seconds. Not counted.",
+        ),
     )
 }
 
@@ -44,8 +71,9 @@ ERRORS = {
 class ApiError(Exception):
     """Raised anywhere on the request path; the app turns it into the JSON error answer."""
 
-    def __init__(self, code: str, message: str, *, extra: dict[str, Any] | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, *, extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.kind = ERRORS[code]
         self.message = message
@@ -57,8 +85,14 @@ class ApiError(Exception):
         return self.kind.status
 
     def body(self, docs_base: str) -> dict[str, Any]:
-        return {"error": {"code": self.kind.code, "message": self.message,
-                          "docs": f"{docs_base}#{self.kind.code}", **self.extra}}
+        return {
+            "error": {
+                "code": self.kind.code,
+                "message": self.message,
+                "docs": f"{docs_base}#{self.kind.code}",
+                **self.extra,
+            }
+        }
 
 
 def bad_request(message: str) -> ApiError:

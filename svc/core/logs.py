@@ -68,9 +68,13 @@ def _indented(text: str) -> str:
 
 class JsonLines(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        out = {"time": dt.datetime.fromtimestamp(record.created, dt.timezone.utc).isoformat(timespec="milliseconds"),
-               "level": record.levelname, "logger": record.name, "process": record.process,
-               "message": record.getMessage()}
+        out = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "process": record.process,
+            "message": record.getMessage(),
+        }
         for field in REQUEST_FIELDS:
             if hasattr(record, field):
                 out[field] = getattr(record, field)

@@ -19,26 +19,49 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, star
 
 MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"  # the client's own variable: set, it writes to files there
 
-REQUESTS = Counter("svc_requests", "Requests answered, by endpoint (its path template; `unmatched` for no endpoint) "
-                   "and status code", ["endpoint", "status"])
-LATENCY = Histogram("svc_request_seconds", "Time to answer a request, by endpoint (a stream: until its head is sent)",
-                    ["endpoint"], buckets=(0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+REQUESTS = Counter(
+    "svc_requests",
+    "Requests answered, by endpoint (its path template; `unmatched` for no endpoint) and status code",
+    ["endpoint", "status"],
+)
+LATENCY = Histogram(
+    "svc_request_seconds",
+    "Time to answer a request, by endpoint (a stream: until its head is sent)",
+    ["endpoint"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
 CACHE = Counter("svc_answer_cache", "Answer-cache look-ups of cacheable endpoints, by result (hit, miss)", ["result"])
-REFUSALS = Counter("svc_limit_refusals", "Calls refused by a limit, by error code (rate_limited, quota_exceeded, "
-                   "too_many_streams)", ["code"])
+REFUSALS = Counter(
+    "svc_limit_refusals",
+    "Calls refused by a limit, by error code (rate_limited, quota_exceeded, too_many_streams)",
+    ["code"],
+)
 STREAMS = Gauge("svc_live_streams_open", "Live streams open in this process", multiprocess_mode="livesum")
-SLOTS = Gauge("svc_live_slots_held", "Stream slots (two per key) held by this process's streams",
-              multiprocess_mode="livesum")
+SLOTS = Gauge(
+    "svc_live_slots_held", "Stream slots (two per key) held by this process's streams", multiprocess_mode="livesum"
+)
 FANNED = Counter("svc_live_messages_fanned_out", "Live changes handed to stream subscribers (one per subscriber)")
-HOOK_DELIVERIES = Counter("svc_webhook_deliveries", "Webhook delivery tries, by outcome (succeeded; retry: failed, "
-                          "tried again later; ended: failed for good or nothing left to send)", ["outcome"])
-HOOK_QUEUE = Gauge("svc_webhook_queue", "Webhook deliveries pending (due now or later) over the whole database",
-                   multiprocess_mode="max")
-DB_IN_USE = Gauge("svc_db_connections_in_use", "Database operations in flight, each holding one pooled connection",
-                  multiprocess_mode="livesum")
-DB_BRIDGE_WAIT = Histogram("svc_db_bridge_wait_seconds", "From a Trio task handing work to the database thread to "
-                           "the work starting there", buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
-                                                               0.025, 0.05, 0.1))
+HOOK_DELIVERIES = Counter(
+    "svc_webhook_deliveries",
+    "Webhook delivery tries, by outcome (succeeded; retry: failed, "
+    "tried again later; ended: failed for good or nothing left to send)",
+    ["outcome"],
+)
+HOOK_QUEUE = Gauge(
+    "svc_webhook_queue",
+    "Webhook deliveries pending (due now or later) over the whole database",
+    multiprocess_mode="max",
+)
+DB_IN_USE = Gauge(
+    "svc_db_connections_in_use",
+    "Database operations in flight, each holding one pooled connection",
+    multiprocess_mode="livesum",
+)
+DB_BRIDGE_WAIT = Histogram(
+    "svc_db_bridge_wait_seconds",
+    "From a Trio task handing work to the database thread to the work starting there",
+    buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1),
+)
 
 
 # Every known label value from the start, so a family shows (at 0) before its first event.

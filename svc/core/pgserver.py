@@ -70,5 +70,3 @@ def stop(home: Path) -> bool:
     except subprocess.CalledProcessError:
         info.process.terminate()
     return True
-
-

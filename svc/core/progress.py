@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from tqdm import tqdm
 
@@ -34,8 +35,15 @@ class ProgressBar:
             self._end_step()
             self.step = step
             if self.live:
-                self.bar = tqdm(total=total, desc=f"{step:<28}", file=self.stream, unit="", leave=True,
-                                dynamic_ncols=True, bar_format="{desc} {bar} {n_fmt}/{total_fmt} {elapsed}")
+                self.bar = tqdm(
+                    total=total,
+                    desc=f"{step:<28}",
+                    file=self.stream,
+                    unit="",
+                    leave=True,
+                    dynamic_ncols=True,
+                    bar_format="{desc} {bar} {n_fmt}/{total_fmt} {elapsed}",
+                )
             else:
                 self._line(done, total, "started")
         self.done, self.total = done, total
@@ -48,8 +56,11 @@ class ProgressBar:
     def _line(self, done: int, total: int, note: str) -> None:
         self.last_line = time.monotonic()
         pct = f"{100 * done / total:5.1f}%" if total else "    -"
-        self.stream.write(f"{self.step}: {done}/{total} {pct} at {self.last_line - self.started:.1f}s"
-                          + (f" ({note})" if note else "") + "\n")
+        self.stream.write(
+            f"{self.step}: {done}/{total} {pct} at {self.last_line - self.started:.1f}s"
+            + (f" ({note})" if note else "")
+            + "\n"
+        )
         self.stream.flush()
 
     def _end_step(self) -> None:

@@ -4,8 +4,8 @@ is a field here (README, "Environment"). Everything else takes a Settings or the
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import attrs
 
@@ -52,7 +52,7 @@ class Settings:
     keep_alive_s: float = 5.0
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         return cls(
             database_url=env.get("DATABASE_URL") or None,

@@ -14,10 +14,10 @@ importlib.resources, so an installed wheel or the zipapp reads the same files as
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any, Mapping
+from typing import Any
 
 import attrs
 
@@ -63,8 +63,13 @@ def _compile(name: str, body: str, source: str) -> Statement:
 
     # Comments may mention :words; only the code lines are rewritten.
     lines = [line if line.lstrip().startswith("--") else _PARAM.sub(number, line) for line in body.splitlines()]
-    return Statement(name=name, sql="\n".join(lines).strip().rstrip(";"), params=tuple(order), source=source,
-                     fresh_plan=bool(_PER_CALL.search(body)))
+    return Statement(
+        name=name,
+        sql="\n".join(lines).strip().rstrip(";"),
+        params=tuple(order),
+        source=source,
+        fresh_plan=bool(_PER_CALL.search(body)),
+    )
 
 
 class Queries:
@@ -77,7 +82,7 @@ class Queries:
         self._statements: dict[str, Statement] = {}
         self._folders: dict[str, Queries] = {}
 
-    def __getattr__(self, attr: str) -> "Statement | Queries":
+    def __getattr__(self, attr: str) -> Statement | Queries:
         if attr.startswith("_"):
             raise AttributeError(attr)
         name = attr.replace("_", "-")
@@ -88,7 +93,7 @@ class Queries:
         where = f"svc/sql/queries/{self._path}" if self._path else "svc/sql/queries"
         raise AttributeError(f"no SQL statement or folder named {name!r} in {where}")
 
-    def _folder(self, name: str) -> "Queries":
+    def _folder(self, name: str) -> Queries:
         if name not in self._folders:
             self._folders[name] = Queries(f"{self._path}/{name}" if self._path else name)
         return self._folders[name]
@@ -121,7 +126,7 @@ def load(directory: Traversable = SQL_DIR / "queries") -> Queries:
             if name in space._statements:
                 raise ValueError(f"duplicate SQL name {name!r} in {rel} and {space._statements[name].source}")
             full = ".".join((*folders, name))
-            space._statements[name] = _compile(full, text[mark.end():end], rel)
+            space._statements[name] = _compile(full, text[mark.end() : end], rel)
     return top
 
 

@@ -12,8 +12,9 @@ connections (svc.core.db.connect_asyncio) become a Tx with `Tx(conn)`.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Iterable
+from typing import Any
 
 import asyncpg
 

@@ -4,13 +4,14 @@ deciding game's chance at one game all; and the scores that judge a forecast."""
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
 from svc.rating.model import Forecast, Q, Settings, rated
 
-MIN_HOME_MATCHES = 30   # fewer held-out home matches than this cannot show an edge
+MIN_HOME_MATCHES = 30  # fewer held-out home matches than this cannot show an edge
 Z_95 = 1.96
 
 
@@ -65,9 +66,11 @@ def fit_home_edge(s: Settings, rows: list[Any], forecasts: dict[str, Forecast]) 
     train = list(_home_matches(rows, forecasts, True, s.trained_to))
     test = list(_home_matches(rows, forecasts, False, s.trained_to))
     if not train or len(test) < MIN_HOME_MATCHES:
-        return None, (f"not tested: {len(train)} training and {len(test)} held-out home matches "
-                      f"(at least {MIN_HOME_MATCHES} held out needed)")
-    shift = 0.0   # in logit units; Newton's method on the log-likelihood
+        return None, (
+            f"not tested: {len(train)} training and {len(test)} held-out home matches "
+            f"(at least {MIN_HOME_MATCHES} held out needed)"
+        )
+    shift = 0.0  # in logit units; Newton's method on the log-likelihood
     for _ in range(30):
         grad = hess = 0.0
         for x, home, won in train:
@@ -87,8 +90,10 @@ def fit_home_edge(s: Settings, rows: list[Any], forecasts: dict[str, Forecast]) 
     mean = sum(diffs) / len(diffs)
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs)) if len(diffs) > 1 else math.inf
     edge = shift / Q
-    verdict = (f"fitted on {len(train)} home matches of the training seasons: {edge:+.1f} points; on {len(test)} "
-               f"held-out home matches it changes log-loss by {-mean:+.4f} (standard error {se:.4f})")
+    verdict = (
+        f"fitted on {len(train)} home matches of the training seasons: {edge:+.1f} points; on {len(test)} "
+        f"held-out home matches it changes log-loss by {-mean:+.4f} (standard error {se:.4f})"
+    )
     if mean > Z_95 * se:
         return round(edge, 1), verdict + ": kept"
     return None, verdict + ": no edge shown (needs an improvement over 1.96 standard errors)"

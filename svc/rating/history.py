@@ -17,7 +17,8 @@ import asyncio
 import datetime as dt
 import json
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import asyncpg
 import attrs
@@ -36,6 +37,7 @@ _converter.register_unstructure_hook(dt.date, lambda d: d.isoformat())
 @attrs.frozen
 class Model:
     """What a rebuild made of the results: the settings used and how they fared."""
+
     version: str
     world: str
     settings: Settings
@@ -46,7 +48,7 @@ class Model:
         return json.dumps(_converter.unstructure(self))
 
     @classmethod
-    def from_json(cls, text: str) -> "Model":
+    def from_json(cls, text: str) -> Model:
         raw = json.loads(text)
         raw["settings"]["decider"] = tuple(raw["settings"]["decider"])
         return _converter.structure(raw, cls)
@@ -60,17 +62,27 @@ def rated_key(discipline: str, sport_class: str | None) -> str:
 
 def result_of(row: Any) -> Result:
     # rated as its discipline, or a para discipline and class: para players stand apart (rated_results)
-    return Result(day=row["day"], draw=row["draw"], discipline=row["rated_as"], side1=tuple(row["side1"]),
-                  side2=tuple(row["side2"]), winner=row["winner"], points1=row["points1"], points2=row["points2"],
-                  retired=row["outcome"] == "retired", home=int(row["home1"]) - int(row["home2"]))
+    return Result(
+        day=row["day"],
+        draw=row["draw"],
+        discipline=row["rated_as"],
+        side1=tuple(row["side1"]),
+        side2=tuple(row["side2"]),
+        winner=row["winner"],
+        points1=row["points1"],
+        points2=row["points2"],
+        retired=row["outcome"] == "retired",
+        home=int(row["home1"]) - int(row["home2"]),
+    )
 
 
 @attrs.define
 class Run:
     """One pass of the model over the archive."""
+
     ratings: Ratings
     forecasts: dict[str, Forecast]
-    days: list[tuple]   # rating_days rows
+    days: list[tuple]  # rating_days rows
 
 
 def rate_archive(settings: Settings, rows: list[Any]) -> Run:
@@ -107,8 +119,9 @@ def rate_archive(settings: Settings, rows: list[Any]) -> Run:
 def with_until(days: list[tuple]) -> list[tuple]:
     """rating_days rows with `until`: the same player's next day rated in the discipline (None for the last)."""
     ordered = sorted(days, key=lambda r: (r[0], r[1], r[2]))
-    return [(*r, nxt[2] if nxt is not None and nxt[:2] == r[:2] else None)
-            for r, nxt in zip(ordered, ordered[1:] + [None])]
+    return [
+        (*r, nxt[2] if nxt is not None and nxt[:2] == r[:2] else None) for r, nxt in zip(ordered, ordered[1:] + [None])
+    ]
 
 
 def firsts(days: list[tuple]) -> list[tuple]:
@@ -119,13 +132,22 @@ def firsts(days: list[tuple]) -> list[tuple]:
 def held_out_figures(settings: Settings, rows: list[Any], forecasts: dict[str, Forecast]) -> dict[str, Any]:
     """Accuracy and log-loss of the rolling forecasts on the seasons after the training ones."""
     first = (settings.trained_to or 0) + 1
-    picked = [(forecasts[r["id"]].chance, r["winner"] == 1) for r in rows
-              if rated(r["outcome"]) and r["day"].year >= first and r["id"] in forecasts]
+    picked = [
+        (forecasts[r["id"]].chance, r["winner"] == 1)
+        for r in rows
+        if rated(r["outcome"]) and r["day"].year >= first and r["id"] in forecasts
+    ]
     if not picked:
         return {"matches": 0, "from_season": first, "accuracy": None, "log_loss": None, "brier": None}
     s = scores(picked)
-    return {"matches": len(picked), "from_season": first, "to_season": max(r["day"].year for r in rows),
-            "accuracy": round(s.accuracy, 4), "log_loss": round(s.log_loss, 4), "brier": round(s.brier, 4)}
+    return {
+        "matches": len(picked),
+        "from_season": first,
+        "to_season": max(r["day"].year for r in rows),
+        "accuracy": round(s.accuracy, 4),
+        "log_loss": round(s.log_loss, 4),
+        "brier": round(s.brier, 4),
+    }
 
 
 async def rebuild(conn: asyncpg.Connection) -> Model:
@@ -148,9 +170,11 @@ async def finish_rebuild(conn: asyncpg.Connection, rating: asyncio.Future) -> Mo
     tx = Tx(conn)
     await tx.execute(Q.ratings.clear)
     async with tx.indexes_built_after(["rating_days"]):
-        await conn.copy_records_to_table("rating_days", records=days,
-                                         columns=["discipline", "player_id", "day", "rating", "variance", "matches",
-                                                  "until"])
+        await conn.copy_records_to_table(
+            "rating_days",
+            records=days,
+            columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"],
+        )
     await conn.copy_records_to_table("rating_firsts", records=firsts(days), columns=["discipline", "player_id", "day"])
     await conn.copy_records_to_table("rating_matches", columns=list(_MATCH_COLUMNS), records=matches)
     await conn.copy_records_to_table("rating_draws", columns=["draw", "level"], records=draws)
@@ -165,8 +189,13 @@ def _rate(world: str, rows: list[Any]) -> tuple[Model, list[tuple], list[tuple],
     edge, test = fit_home_edge(settings, rows, first.forecasts)
     settings = attrs.evolve(settings, home_edge=edge, decider=fit_decider(settings, rows, first.forecasts))
     final = rate_archive(settings, rows) if edge is not None else first
-    model = Model(version=f"{settings.version}/{world}", world=world, settings=settings, home_edge_test=test,
-                  held_out=held_out_figures(settings, rows, final.forecasts))
+    model = Model(
+        version=f"{settings.version}/{world}",
+        world=world,
+        settings=settings,
+        home_edge_test=test,
+        held_out=held_out_figures(settings, rows, final.forecasts),
+    )
     matches = [_match_row(r, final.forecasts[r["id"]]) for r in rows if r["id"] in final.forecasts]
     return model, with_until(final.days), matches, list(final.ratings.entry.items())
 
@@ -175,8 +204,16 @@ _MATCH_COLUMNS = ("match_id", "discipline", "year", "chance1", "rating1", "ratin
 
 
 def _match_row(row: Any, f: Forecast) -> tuple:
-    return (row["id"], row["discipline"], row["year"], f.chance, f.rating1, f.rating2,
-            f.chance if row["winner"] == 1 else 1 - f.chance, row["outcome"] == "played")
+    return (
+        row["id"],
+        row["discipline"],
+        row["year"],
+        f.chance,
+        f.rating1,
+        f.rating2,
+        f.chance if row["winner"] == 1 else 1 - f.chance,
+        row["outcome"] == "played",
+    )
 
 
 async def load_model(tx: Tx) -> Model | None:
@@ -201,8 +238,11 @@ async def advance(conn: asyncpg.Connection, match_id: str) -> None:
         return
     day, discipline = row["day"], row["rated_as"]
     players = list(row["side1"]) + list(row["side2"])
-    todays = [r for r in await tx.fetch(Q.ratings.day_matches, rated_as=discipline, day=day, players=players)
-              if rated(r["outcome"])]
+    todays = [
+        r
+        for r in await tx.fetch(Q.ratings.day_matches, rated_as=discipline, day=day, players=players)
+        if rated(r["outcome"])
+    ]
     ratings = Ratings(model.settings)
     for draw in {r["draw"] for r in todays}:
         level = await tx.fetchval(Q.ratings.draw_level, draw=draw)
@@ -215,17 +255,24 @@ async def advance(conn: asyncpg.Connection, match_id: str) -> None:
         if r["id"] == match_id:
             await tx.execute(Q.ratings.match_save, **dict(zip(_MATCH_COLUMNS, _match_row(r, f))))
     standings = [(p, ratings.players[(p, discipline)]) for p in sorted(set(players))]
-    await tx.execute(Q.ratings.day_save, discipline=discipline, day=day, players=[p for p, _ in standings],
-                     ratings=[s.rating for _, s in standings], variances=[s.variance for _, s in standings],
-                     matches=[s.matches for _, s in standings])
+    await tx.execute(
+        Q.ratings.day_save,
+        discipline=discipline,
+        day=day,
+        players=[p for p, _ in standings],
+        ratings=[s.rating for _, s in standings],
+        variances=[s.variance for _, s in standings],
+        matches=[s.matches for _, s in standings],
+    )
 
 
 async def _enter(tx: Tx, settings: Settings, draw: str) -> float:
     """The level a newcomer enters a draw at, set once from its field at its first day."""
     tournament_id, discipline, *rest = draw.split(":")
     sport_class = rest[0] if rest else None
-    field = await tx.fetchrow(Q.ratings.draw_field, tournament_id=tournament_id, discipline=discipline,
-                              sport_class=sport_class)
+    field = await tx.fetchrow(
+        Q.ratings.draw_field, tournament_id=tournament_id, discipline=discipline, sport_class=sport_class
+    )
     rated_as = rated_key(discipline, sport_class)
     ratings = Ratings(settings)
     if field and field["players"]:

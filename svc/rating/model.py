@@ -31,27 +31,29 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
 Q = math.log(10) / 400  # Elo's scale: 400 points = odds of 10 to 1
-INITIAL = 1500.0          # the first rating of a draw with no established player
+INITIAL = 1500.0  # the first rating of a draw with no established player
 
 
 @attrs.frozen
 class Settings:
     """The model's settings, fitted on training seasons (ops/eval); `version` names them."""
+
     version: str = "elo-glicko-1"
-    trained_to: int | None = None    # the last season the settings were fitted on; later ones are held out
+    trained_to: int | None = None  # the last season the settings were fitted on; later ones are held out
     initial_deviation: float = 220.0
     min_deviation: float = 45.0
-    drift: float = 2.2              # rating points of deviation gained per day, squared per day
+    drift: float = 2.2  # rating points of deviation gained per day, squared per day
     margin_weight: float = 0.3
-    margin_slope: float = 12.0       # point share 0.5 + x -> chance sigmoid(slope * x)
+    margin_slope: float = 12.0  # point share 0.5 + x -> chance sigmoid(slope * x)
     pair_k: float = 0.0
-    points: float = 0.0             # weight of each rally won or lost, as evidence beside the result
-    point_scale: float = 3.0        # rating points per rating point of rally chance (a rally is closer than a match)
+    points: float = 0.0  # weight of each rally won or lost, as evidence beside the result
+    point_scale: float = 3.0  # rating points per rating point of rally chance (a rally is closer than a match)
     entry_offset: float = 100.0
     carry: float = 0.5
     established: int = 10
@@ -70,8 +72,9 @@ class Standing:
 @attrs.frozen
 class Result:
     """One finished match as the model sees it."""
+
     day: object
-    draw: str                 # tournament id and discipline: the field a newcomer enters
+    draw: str  # tournament id and discipline: the field a newcomer enters
     discipline: str
     side1: tuple[str, ...]
     side2: tuple[str, ...]
@@ -79,12 +82,13 @@ class Result:
     points1: int = 0
     points2: int = 0
     retired: bool = False
-    home: int = 0             # +1 side 1 at home, -1 side 2 at home, 0 neither or both
+    home: int = 0  # +1 side 1 at home, -1 side 2 at home, 0 neither or both
 
 
 @attrs.frozen
 class Forecast:
     """Side 1's chance before a match, and the two sides' ratings it came from."""
+
     chance: float
     rating1: float
     rating2: float
@@ -94,7 +98,7 @@ def variance_on(s: Settings, variance: float, last, day) -> float:
     """A standing's variance on `day` when it was last rated on `last`: it grows by drift squared
     a day while the player rests, up to a newcomer's."""
     gap = (day - last).days if last is not None else 0
-    return min(s.initial_deviation ** 2, variance + s.drift ** 2 * max(0, gap))
+    return min(s.initial_deviation**2, variance + s.drift**2 * max(0, gap))
 
 
 def rated(outcome: str | None) -> bool:
@@ -104,7 +108,7 @@ def rated(outcome: str | None) -> bool:
 
 def expected(diff: float, variance: float = 0.0) -> float:
     """Chance of the side `diff` points better, damped by the opponents' variance (Glicko g)."""
-    g = 1 / math.sqrt(1 + 3 * Q * Q * variance / (math.pi ** 2))
+    g = 1 / math.sqrt(1 + 3 * Q * Q * variance / (math.pi**2))
     return 1 / (1 + math.exp(-Q * g * diff))
 
 
@@ -133,13 +137,15 @@ class Ratings:
         self.s = s
         self.players: dict[tuple[str, str], Standing] = {}
         self.pairs: dict[tuple[str, str, str], float] = {}
-        self.entry: dict[str, float] = {}   # draw -> entry level
+        self.entry: dict[str, float] = {}  # draw -> entry level
         self.disciplines: dict[str, set[str]] = defaultdict(set)  # player -> disciplines rated
 
     def load(self, rows: Iterable[Any]) -> None:
         """Takes standings stored as rating_days rows (player_id, discipline, day, rating, variance, matches)."""
         for r in rows:
-            self.players[(r["player_id"], r["discipline"])] = Standing(r["rating"], r["variance"], r["matches"], r["day"])
+            self.players[(r["player_id"], r["discipline"])] = Standing(
+                r["rating"], r["variance"], r["matches"], r["day"]
+            )
             self.disciplines[r["player_id"]].add(r["discipline"])
 
     # -- reading -------------------------------------------------------------------------
@@ -151,12 +157,19 @@ class Ratings:
         got = self.players.get((player, discipline))
         if got is not None:
             return Standing(got.rating, self.variance_on(got, day), got.matches, got.last)
-        return Standing(self.first_rating(player, discipline, draw), self.s.initial_deviation ** 2, 0, None)
+        return Standing(self.first_rating(player, discipline, draw), self.s.initial_deviation**2, 0, None)
 
     def first_rating(self, player: str, discipline: str, draw: str | None) -> float:
         base = self.entry.get(draw, INITIAL) if draw is not None else INITIAL
-        others = [st for d in self.disciplines.get(player, ()) if d != discipline
-                  and (st := self.players[(player, d)]).matches >= self.s.established] if self.s.carry else []
+        others = (
+            [
+                st
+                for d in self.disciplines.get(player, ())
+                if d != discipline and (st := self.players[(player, d)]).matches >= self.s.established
+            ]
+            if self.s.carry
+            else []
+        )
         if not others:
             return base
         best = max(others, key=lambda st: st.matches)
@@ -182,8 +195,11 @@ class Ratings:
         """The level a newcomer enters `draw` at, from its established players at its first day."""
         if draw in self.entry:
             return
-        known = [self.players[(p, discipline)].rating for p in set(players)
-                 if (p, discipline) in self.players and self.players[(p, discipline)].matches >= self.s.established]
+        known = [
+            self.players[(p, discipline)].rating
+            for p in set(players)
+            if (p, discipline) in self.players and self.players[(p, discipline)].matches >= self.s.established
+        ]
         self.entry[draw] = (sum(known) / len(known) - self.s.entry_offset) if known else INITIAL
 
     def rate_day(self, day, results: list[Result]) -> list[Forecast]:
@@ -213,7 +229,7 @@ class Ratings:
             chances.append(Forecast(p1, r1, r2))
             y1 = margin_score(s, r.winner, r.points1, r.points2, r.retired)
             for players, v_opp, surprise in ((r.side1, v2, y1 - p1), (r.side2, v1, p1 - y1)):
-                g = 1 / math.sqrt(1 + 3 * Q * Q * v_opp / (math.pi ** 2))
+                g = 1 / math.sqrt(1 + 3 * Q * Q * v_opp / (math.pi**2))
                 p = p1 if players is r.side1 else 1 - p1
                 gain = Q * Q * g * g * p * (1 - p)
                 for pl in players:
@@ -236,12 +252,15 @@ class Ratings:
                         key = (pl, r.discipline)
                         delta[key] += qr * n * surprise / (1 / start[key].variance + gain)
                         info[key] += gain
-        floor = s.min_deviation ** 2
+        floor = s.min_deviation**2
         for key, st in start.items():
             self.disciplines[key[0]].add(key[1])
-            self.players[key] = Standing(rating=st.rating + delta[key],
-                                         variance=max(floor, 1 / (1 / st.variance + info[key])),
-                                         matches=st.matches + played[key], last=day)
+            self.players[key] = Standing(
+                rating=st.rating + delta[key],
+                variance=max(floor, 1 / (1 / st.variance + info[key])),
+                matches=st.matches + played[key],
+                last=day,
+            )
         for key, d in pair_delta.items():
             self.pairs[key] = self.pairs.get(key, 0.0) + d
         return chances

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from typing import Callable
+from collections.abc import Callable
 
 import attrs
 import h11
@@ -77,7 +77,9 @@ class Receiver(_LocalServer):
     """POSTs on http://127.0.0.1:<port>/hook. `answer(n, request)` picks the status for the
     n-th request (from 1) that passed verification; None means never answer."""
 
-    def __init__(self, secret: str, now: Callable[[], float], answer: Callable[[int, Received], int | None] = lambda n, r: 200):
+    def __init__(
+        self, secret: str, now: Callable[[], float], answer: Callable[[int, Received], int | None] = lambda n, r: 200
+    ):
         super().__init__()
         self.secret, self.now, self.answer = secret, now, answer
         self.received: list[Received] = []
@@ -136,9 +138,10 @@ class Receiver(_LocalServer):
         if self.delay_s:
             await trio.sleep(self.delay_s)
         try:
-            await stream.send_all(conn.send(h11.Response(status_code=status, headers=[("Content-Length", "0"),
-                                                                                    ("Connection", "close")]))
-                                  + conn.send(h11.EndOfMessage()))
+            await stream.send_all(
+                conn.send(h11.Response(status_code=status, headers=[("Content-Length", "0"), ("Connection", "close")]))
+                + conn.send(h11.EndOfMessage())
+            )
         except (trio.BrokenResourceError, h11.ProtocolError):
             pass
         await trio.aclose_forcefully(stream)
@@ -233,6 +236,10 @@ class SchedulerWatch:
         self._changed = trio.Event()
 
     async def settled(self) -> None:
-        while not (self.busy == 0 and self.asleep_until is not None and self.asleep_until > trio.current_time()
-                   and not self.woken):
+        while not (
+            self.busy == 0
+            and self.asleep_until is not None
+            and self.asleep_until > trio.current_time()
+            and not self.woken
+        ):
             await self._changed.wait()

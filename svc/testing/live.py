@@ -10,8 +10,9 @@ returned stream does the same without a goodbye, as a vanished client would.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any
 
 import trio
 
@@ -22,8 +23,10 @@ try:
     import httpx
     from httpx_sse import aconnect_sse
 except ModuleNotFoundError as missing:
-    raise ModuleNotFoundError(f"svc.testing.live needs the test extra ({missing.name} is not installed): "
-                              "pip install 'badminton-svc[test]'", name=missing.name) from missing
+    raise ModuleNotFoundError(
+        f"svc.testing.live needs the test extra ({missing.name} is not installed): pip install 'badminton-svc[test]'",
+        name=missing.name,
+    ) from missing
 
 from svc.assembly import create_app
 from svc.world.feed.publish import publish
@@ -53,11 +56,18 @@ class StreamingASGITransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         body = await request.aread()
         scope = {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": request.method,
-            "scheme": request.url.scheme, "path": request.url.path, "raw_path": request.url.raw_path.split(b"?")[0],
-            "query_string": request.url.query, "root_path": "",
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": request.method,
+            "scheme": request.url.scheme,
+            "path": request.url.path,
+            "raw_path": request.url.raw_path.split(b"?")[0],
+            "query_string": request.url.query,
+            "root_path": "",
             "headers": [(k.lower(), v) for k, v in request.headers.raw],
-            "client": ("127.0.0.1", 50000), "server": (request.url.host, request.url.port or 80),
+            "client": ("127.0.0.1", 50000),
+            "server": (request.url.host, request.url.port or 80),
         }
         chunk_send, chunk_receive = trio.open_memory_channel[bytes](CHUNKS_BUFFERED)
         disconnect = trio.Event()
@@ -98,15 +108,14 @@ class StreamingASGITransport(httpx.AsyncBaseTransport):
         if "status" not in head:
             raise httpx.ConnectError("the app ended without answering")
         headers = [(bytes(k), bytes(v)) for k, v in head.get("headers", [])]
-        return httpx.Response(head["status"], headers=headers, stream=_Body(chunk_receive, disconnect),
-                              request=request)
+        return httpx.Response(head["status"], headers=headers, stream=_Body(chunk_receive, disconnect), request=request)
 
 
 # -- an app with the live components, for tests ---------------------------------------
 
+
 @asynccontextmanager
-async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock: Any = None,
-                      step: float = 0.02):
+async def running_app(db_url: str, clock: Any, components: Any = (), mock_clock: Any = None, step: float = 0.02):
     """The app (svc.assembly.create_app) started with `components`, and an httpx client talking to
     it in-process. With `mock_clock`, virtual time stands still while the app starts and
     stops (their timeouts must not fire while a database thread works) and otherwise jumps

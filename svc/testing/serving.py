@@ -7,9 +7,9 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 
 def workers_of(pid: int) -> set[int]:
@@ -30,16 +30,21 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve_process(db_url: str, home: Path, *args: str, port: int | None = None,
-                  **env: str) -> Iterator[tuple[subprocess.Popen, str]]:
+def serve_process(
+    db_url: str, home: Path, *args: str, port: int | None = None, **env: str
+) -> Iterator[tuple[subprocess.Popen, str]]:
     """The process and its base URL; `args` are more `serve` options, `env` more variables (the
     log level is WARNING unless given). Its output goes to home/server-<port>.log. At the end it
     is asked to stop, and killed if it has not within 15 s."""
     port = port or free_port()
     variables = {**os.environ, "DATABASE_URL": db_url, "SVC_HOME": str(home), "SVC_LOG_LEVEL": "WARNING", **env}
     with open(home / f"server-{port}.log", "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "svc", "serve", "--port", str(port), *args], env=variables,
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "svc", "serve", "--port", str(port), *args],
+            env=variables,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             yield proc, f"http://127.0.0.1:{port}"
         finally:

@@ -9,7 +9,8 @@ frees its slot.
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import attrs
@@ -64,11 +65,23 @@ async def call(app: ASGIApp, tool: Tool, arguments: dict[str, Any], key: str | N
     headers = [(b"host", b"tools.local"), (b"user-agent", b"svc-tools")]
     if key:
         headers.append((b"authorization", b"Bearer " + key.encode()))
-    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
-             "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
-             "query_string": query.encode(), "root_path": "", "headers": headers,
-             "client": ("127.0.0.1", 0), "server": ("tools.local", 80)}
-    seconds = min(STREAM_SECONDS_MAX, max(1, int(arguments.get("seconds", STREAM_SECONDS_DEFAULT)))) if tool.stream else 0
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 0),
+        "server": ("tools.local", 80),
+    }
+    seconds = (
+        min(STREAM_SECONDS_MAX, max(1, int(arguments.get("seconds", STREAM_SECONDS_DEFAULT)))) if tool.stream else 0
+    )
     head: dict[str, Any] = {}
     chunks: list[bytes] = []
     leave = trio.Event()

@@ -24,12 +24,12 @@ SINGULAR = {"countries": "country", "series": "series", "odds": "odds", "matches
 @attrs.frozen
 class Tool:
     name: str
-    path: str                     # the endpoint's path, OpenAPI form (/v1/players/{id})
+    path: str  # the endpoint's path, OpenAPI form (/v1/players/{id})
     title: str
     description: str
     input_schema: dict[str, Any]
     path_params: tuple[str, ...]
-    stream: bool                  # collects a Server-Sent Events stream for `seconds`
+    stream: bool  # collects a Server-Sent Events stream for `seconds`
 
 
 def tool_name(path: str) -> str:
@@ -71,18 +71,33 @@ def tools(description: dict[str, Any]) -> list[Tool]:
         stream = "text/event-stream" in op.get("responses", {}).get("200", {}).get("content", {})
         text = op.get("description") or op.get("summary", "")
         if stream:
-            properties["seconds"] = {"type": "integer", "minimum": 1, "maximum": STREAM_SECONDS_MAX,
-                                     "default": STREAM_SECONDS_DEFAULT,
-                                     "description": "How long to collect the stream's messages, in seconds."}
-            text += (f" As a tool: collects the stream's messages for `seconds` (at most {STREAM_SECONDS_MAX}) "
-                     "and returns them as data, one item per message (event, id, data).")
+            properties["seconds"] = {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": STREAM_SECONDS_MAX,
+                "default": STREAM_SECONDS_DEFAULT,
+                "description": "How long to collect the stream's messages, in seconds.",
+            }
+            text += (
+                f" As a tool: collects the stream's messages for `seconds` (at most {STREAM_SECONDS_MAX}) "
+                "and returns them as data, one item per message (event, id, data)."
+            )
         schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
         if required:
             schema["required"] = required
         name = tool_name(path)
         assert NAME_PATTERN.match(name), name
-        out.append(Tool(name=name, path=path, title=op.get("summary", name), description=text,
-                        input_schema=schema, path_params=tuple(path_params), stream=stream))
+        out.append(
+            Tool(
+                name=name,
+                path=path,
+                title=op.get("summary", name),
+                description=text,
+                input_schema=schema,
+                path_params=tuple(path_params),
+                stream=stream,
+            )
+        )
     names = [t.name for t in out]
     assert len(names) == len(set(names)), "two endpoints give one tool name"
     return out

@@ -15,7 +15,8 @@ seconds to wait), so the assistant can act on it; an unknown tool is a protocol 
 from __future__ import annotations
 
 import contextvars
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs
 
 import mcp_types as types
@@ -33,10 +34,12 @@ from svc.tools.calls import ArgumentError, ASGIApp
 from svc.tools.catalog import Tool, tools
 
 MOUNT = "/mcp"
-INSTRUCTIONS = ("World badminton data: results and draws since 1899, players, head to head, rankings, "
-                "ratings and win chances, odds, live scores. Each tool is one endpoint of the HTTP API "
-                "(/v1/openapi.json) and answers its JSON {data, meta}; each call counts against the key's "
-                "plan and limits like an HTTP call.")
+INSTRUCTIONS = (
+    "World badminton data: results and draws since 1899, players, head to head, rankings, "
+    "ratings and win chances, odds, live scores. Each tool is one endpoint of the HTTP API "
+    "(/v1/openapi.json) and answers its JSON {data, meta}; each call counts against the key's "
+    "plan and limits like an HTTP call."
+)
 
 # The key of the HTTP request an MCP request came in (set per request by `Mounted`).
 REQUEST_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("svc_tools_request_key", default=None)
@@ -45,11 +48,20 @@ REQUEST_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("svc_to
 def build(app: ASGIApp, description: dict[str, Any], key: Callable[[], str | None], version: str = "") -> Server:
     """An MCP server whose tools call `app` with the key `key()` gives for the request."""
     catalog: dict[str, Tool] = {t.name: t for t in tools(description)}
-    listed = types.ListToolsResult(tools=[
-        types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.input_schema,
-                   annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=not t.stream,
-                                                     open_world_hint=False))
-        for t in catalog.values()])
+    listed = types.ListToolsResult(
+        tools=[
+            types.Tool(
+                name=t.name,
+                title=t.title,
+                description=t.description,
+                input_schema=t.input_schema,
+                annotations=types.ToolAnnotations(
+                    read_only_hint=True, idempotent_hint=not t.stream, open_world_hint=False
+                ),
+            )
+            for t in catalog.values()
+        ]
+    )
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return listed
@@ -64,8 +76,9 @@ def build(app: ASGIApp, description: dict[str, Any], key: Callable[[], str | Non
             return _error({"error": {"code": "bad_request", "message": str(exc)}, "status": 400})
         return result(tool, outcome)
 
-    return Server("badminton-data", version=version, instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        "badminton-data", version=version, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+    )
 
 
 def result(tool: Tool, outcome: calls.Outcome) -> types.CallToolResult:
@@ -73,8 +86,9 @@ def result(tool: Tool, outcome: calls.Outcome) -> types.CallToolResult:
     if outcome.ok and tool.stream:
         messages = calls.stream_messages(outcome.body)
         answer = {"data": messages, "meta": {"messages": len(messages)}}
-        return types.CallToolResult(content=[types.TextContent(text=orjson.dumps(answer).decode())],
-                                    structured_content=answer)
+        return types.CallToolResult(
+            content=[types.TextContent(text=orjson.dumps(answer).decode())], structured_content=answer
+        )
     try:
         body = orjson.loads(outcome.body) if outcome.body else {}
     except orjson.JSONDecodeError:
@@ -89,11 +103,13 @@ def result(tool: Tool, outcome: calls.Outcome) -> types.CallToolResult:
 
 
 def _error(body: dict[str, Any]) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(text=orjson.dumps(body).decode())],
-                                structured_content=body, is_error=True)
+    return types.CallToolResult(
+        content=[types.TextContent(text=orjson.dumps(body).decode())], structured_content=body, is_error=True
+    )
 
 
 # -- streamable HTTP, in the API's process -------------------------------------------------
+
 
 class Mounted:
     """The API app with MCP's streamable HTTP at /mcp, its tools calling that app. Its session
@@ -131,7 +147,9 @@ class Mounted:
             await _json(send, err.status, err.body("/docs"))
             return
         if self.manager is None:
-            await _json(send, 503, {"error": {"code": "unavailable", "message": "the tools are starting; retry shortly"}})
+            await _json(
+                send, 503, {"error": {"code": "unavailable", "message": "the tools are starting; retry shortly"}}
+            )
             return
         token = REQUEST_KEY.set(key)
         try:
@@ -151,12 +169,12 @@ def _request_key(scope: dict) -> str | None:
 
 
 async def _json(send: Any, status: int, body: dict[str, Any]) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": orjson.dumps(body)})
 
 
 # -- stdio ---------------------------------------------------------------------------------
+
 
 async def serve_stdio(app: ASGIApp, description: dict[str, Any], key: str | None, version: str = "") -> None:
     """Serves MCP over this process's stdin and stdout until stdin closes."""

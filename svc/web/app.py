@@ -8,7 +8,8 @@ the app run under its supervisor (svc.web.supervisor), to which svc.assembly add
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from quart import Response
 from quart_trio import QuartTrio
@@ -32,9 +33,17 @@ Pages = Callable[[QuartTrio], None]  # adds routes that need no key (e.g. the li
 Webhooks = Callable[[dict[str, Any]], dict[str, Any]]  # the OpenAPI `webhooks` section
 
 
-def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock | None = None,
-               pool_size: int = 8, db: Database | None = None, cache: bool = False, pages: Sequence[Pages] = (),
-               webhooks: Webhooks | None = None) -> QuartTrio:
+def create_app(
+    database_url: str,
+    *,
+    endpoints: Sequence[Endpoint],
+    clock: Clock | None = None,
+    pool_size: int = 8,
+    db: Database | None = None,
+    cache: bool = False,
+    pages: Sequence[Pages] = (),
+    webhooks: Webhooks | None = None,
+) -> QuartTrio:
     """The app serving `endpoints` (svc.assembly puts the service together, calls this and adds
     the components to its supervisor)."""
     app = ServiceApp(__name__)
@@ -64,14 +73,17 @@ def create_app(database_url: str, *, endpoints: Sequence[Endpoint], clock: Clock
             await service.db.close()
 
     for ep in endpoints:
-        app.add_url_rule(ep.rule, endpoint=ep.path, view_func=view(ep, service), methods=["GET"],
-                         provide_automatic_options=False)
+        app.add_url_rule(
+            ep.rule, endpoint=ep.path, view_func=view(ep, service), methods=["GET"], provide_automatic_options=False
+        )
     register_docs(app, lambda: openapi.build(endpoints, webhooks))
 
     async def healthz() -> Response:
         return await health(service, supervisor)
 
-    app.add_url_rule("/healthz", endpoint="healthz", view_func=healthz, methods=["GET"], provide_automatic_options=False)
+    app.add_url_rule(
+        "/healthz", endpoint="healthz", view_func=healthz, methods=["GET"], provide_automatic_options=False
+    )
     for add_pages in pages:
         add_pages(app)
     refuse_what_no_endpoint_serves(app, service)

@@ -9,7 +9,7 @@ call makes anyway. Times are read from the service clock (Trio's), so tests can 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Hashable
+from collections.abc import Hashable
 
 from svc.core.clock import Clock
 

@@ -67,7 +67,11 @@ def json_schema(tp: Any, components: dict[str, Any]) -> dict[str, Any]:
                 if "doc" in f.metadata:
                     schema = {**schema, "description": f.metadata["doc"]}
                 props[f.name] = schema
-            components[name] = {"type": "object", "properties": props, "required": list(props),
-                                 **({"description": tp.__doc__.strip()} if tp.__doc__ else {})}
+            components[name] = {
+                "type": "object",
+                "properties": props,
+                "required": list(props),
+                **({"description": tp.__doc__.strip()} if tp.__doc__ else {}),
+            }
         return {"$ref": f"#/components/schemas/{name}"}
     raise TypeError(f"no JSON Schema for {tp!r}")

@@ -16,11 +16,15 @@ def allow_any_origin(app: QuartTrio) -> None:
         # A browser's preflight (OPTIONS with Access-Control-Request-Method) is answered here; any
         # other OPTIONS request gets the 405 every method but GET gets.
         if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
-            return Response(b"", status=204, headers={
-                "Access-Control-Allow-Methods": "GET",
-                "Access-Control-Allow-Headers": "Authorization, X-API-Key, Last-Event-ID",
-                "Access-Control-Max-Age": PREFLIGHT_MAX_AGE_S,
-            })
+            return Response(
+                b"",
+                status=204,
+                headers={
+                    "Access-Control-Allow-Methods": "GET",
+                    "Access-Control-Allow-Headers": "Authorization, X-API-Key, Last-Event-ID",
+                    "Access-Control-Max-Age": PREFLIGHT_MAX_AGE_S,
+                },
+            )
         return None
 
     @app.after_request

@@ -10,8 +10,9 @@ per code with the code as its anchor (every error's `docs` URL points there), an
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import openapi_ui_bundles
 import orjson
@@ -38,16 +39,23 @@ def register_docs(app, spec: Callable[[], dict[str, Any]]) -> None:
     @app.route("/docs/assets/<name>", methods=["GET"], provide_automatic_options=False)
     async def docs_asset(name: str) -> Response:
         if name not in ASSETS:
-            return Response(b'{"error": {"code": "not_found", "message": "no such file of the reference"}}',
-                            status=404, content_type="application/json")
+            return Response(
+                b'{"error": {"code": "not_found", "message": "no such file of the reference"}}',
+                status=404,
+                content_type="application/json",
+            )
         if name not in _assets:  # read once per process
             _assets[name] = (Path(openapi_ui_bundles.swagger_ui.static_path) / name).read_bytes()
         return Response(_assets[name], content_type=ASSETS[name], headers={"Cache-Control": "public, max-age=86400"})
 
 
 # The reference's files (Swagger UI's own build, as the package ships it) and their types.
-ASSETS = {"swagger-ui.css": "text/css; charset=utf-8", "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-          "favicon-32x32.png": "image/png", "favicon-16x16.png": "image/png"}
+ASSETS = {
+    "swagger-ui.css": "text/css; charset=utf-8",
+    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+    "favicon-32x32.png": "image/png",
+    "favicon-16x16.png": "image/png",
+}
 _assets: dict[str, bytes] = {}
 
 STYLE = """

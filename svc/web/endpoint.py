@@ -6,7 +6,8 @@ Routing, validation, the OpenAPI description and the docs all read this registry
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import attrs
 
@@ -21,6 +22,7 @@ from svc.web.params import NoParams
 @attrs.frozen
 class Answer:
     """What an unpaged handler returns."""
+
     data: Any
     meta: dict[str, Any] = attrs.field(factory=dict)
 
@@ -28,6 +30,7 @@ class Answer:
 @attrs.define
 class Call:
     """Everything a handler may use."""
+
     p: Any  # the parsed parameters
     db: Database
     clock: Clock
@@ -44,8 +47,9 @@ class Call:
         """Prices are part of the Odds plan (and the Live plan above it)."""
         return self.plan.rank >= PLANS["odds"].rank
 
-    def page(self, rows: list[Any], shape: Callable[[Any], Any], meta: dict[str, Any] | None = None,
-             total: int | None = None) -> Page:
+    def page(
+        self, rows: list[Any], shape: Callable[[Any], Any], meta: dict[str, Any] | None = None, total: int | None = None
+    ) -> Page:
         """This call's page from its rows (svc.web.paging.page_of)."""
         return page_of(rows, shape, self.offset, meta, total)
 
@@ -92,14 +96,37 @@ REGISTRY: list[Endpoint] = []
 DEFAULT_CACHE_SECONDS = 30.0  # archive data changes only on import (which moves the data version) or corrections
 
 
-def endpoint(path: str, *, plan: str, summary: str, returns: Any, many: bool = False, params: type = NoParams,
-             description: str = "", counted: bool = True,
-             plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None,
-             cache_seconds: float | None = None, media_type: str = "application/json"):
+def endpoint(
+    path: str,
+    *,
+    plan: str,
+    summary: str,
+    returns: Any,
+    many: bool = False,
+    params: type = NoParams,
+    description: str = "",
+    counted: bool = True,
+    plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None,
+    cache_seconds: float | None = None,
+    media_type: str = "application/json",
+):
     def register(handler: Handler) -> Handler:
-        REGISTRY.append(Endpoint(path=path, plan=plan, summary=summary, description=description or summary,
-                                 params=params, returns=returns, many=many, handler=handler, counted=counted,
-                                 plan_for=plan_for, cache_seconds=cache_seconds, media_type=media_type))
+        REGISTRY.append(
+            Endpoint(
+                path=path,
+                plan=plan,
+                summary=summary,
+                description=description or summary,
+                params=params,
+                returns=returns,
+                many=many,
+                handler=handler,
+                counted=counted,
+                plan_for=plan_for,
+                cache_seconds=cache_seconds,
+                media_type=media_type,
+            )
+        )
         return handler
 
     return register

@@ -14,6 +14,7 @@ from svc.web.records import Event, event_from_row
 @attrs.frozen
 class InPlayPrices:
     """Match-winner prices while the match is played, averaged over the bookmakers quoting it."""
+
     bookmakers: int = attrs.field(metadata=doc("bookmakers quoting in play"))
     prices: list[float] = attrs.field(metadata=doc("average in-play price of side 1 and side 2"))
 
@@ -21,10 +22,19 @@ class InPlayPrices:
 @attrs.frozen
 class LiveMatch(Event):
     """An event of the results feed with the state of play (Live plan)."""
-    game_in_play: int | None = attrs.field(default=None, metadata=doc("1-based number of the game being played; null once finished"))
-    point: list[int] | None = attrs.field(default=None, metadata=doc("score of the game in play, side 1 first; null once finished"))
-    serving: int | None = attrs.field(default=None, metadata=doc("side serving the next rally (1 or 2); null when not known"))
-    in_play: InPlayPrices | None = attrs.field(default=None, metadata=doc("in-play match-winner prices; null when none are quoted"))
+
+    game_in_play: int | None = attrs.field(
+        default=None, metadata=doc("1-based number of the game being played; null once finished")
+    )
+    point: list[int] | None = attrs.field(
+        default=None, metadata=doc("score of the game in play, side 1 first; null once finished")
+    )
+    serving: int | None = attrs.field(
+        default=None, metadata=doc("side serving the next rally (1 or 2); null when not known")
+    )
+    in_play: InPlayPrices | None = attrs.field(
+        default=None, metadata=doc("in-play match-winner prices; null when none are quoted")
+    )
 
 
 def live_from_row(row: Any) -> LiveMatch:

@@ -3,7 +3,8 @@ the app validates with) so it cannot drift."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from svc import API_VERSION
 from svc.access.plans import PLANS
@@ -57,13 +58,23 @@ def _response_schema(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]
     data = {"type": "array", "items": item} if ep.many else item
     meta: dict[str, Any] = {"type": "object"}
     if ep.paged:
-        meta = {"type": "object", "required": ["page", "per_page", "total", "pages", "next_cursor"],
-                "properties": {"page": {"type": "integer"}, "per_page": {"type": "integer"},
-                               "total": {"type": "integer"}, "pages": {"type": "integer"},
-                               "next_cursor": {"type": "string",
-                                               "description": "cursor of the next page; empty on the last page"}}}
-    return {"type": "object", "required": ["data", "meta"], "additionalProperties": False,
-            "properties": {"data": data, "meta": meta}}
+        meta = {
+            "type": "object",
+            "required": ["page", "per_page", "total", "pages", "next_cursor"],
+            "properties": {
+                "page": {"type": "integer"},
+                "per_page": {"type": "integer"},
+                "total": {"type": "integer"},
+                "pages": {"type": "integer"},
+                "next_cursor": {"type": "string", "description": "cursor of the next page; empty on the last page"},
+            },
+        }
+    return {
+        "type": "object",
+        "required": ["data", "meta"],
+        "additionalProperties": False,
+        "properties": {"data": data, "meta": meta},
+    }
 
 
 def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
@@ -72,28 +83,41 @@ def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
     if ep.media_type == "application/json":
         content = {"application/json": {"schema": _response_schema(ep, components)}}
     else:  # a stream: each message's JSON `data` is one item of ep.returns
-        content = {ep.media_type: {"schema": {"type": "string",
-                                              "description": "Server-Sent Events; each `data` is JSON: "
-                                              + json_schema(ep.returns, components)["$ref"]}}}
+        content = {
+            ep.media_type: {
+                "schema": {
+                    "type": "string",
+                    "description": "Server-Sent Events; each `data` is JSON: "
+                    + json_schema(ep.returns, components)["$ref"],
+                }
+            }
+        }
     responses: dict[str, Any] = {"200": {"description": "OK", "headers": headers, "content": content}}
     if ep.media_type == "application/json":
-        headers["ETag"] = {"description": "A strong validator of this answer (a hash of its body): send it back "
-                                          "as If-None-Match to get 304 while the answer is unchanged.",
-                           "schema": {"type": "string"}}
-        responses["304"] = {"description": "Not modified: the answer is the one whose ETag the request sent in "
-                                           "If-None-Match (no body; the call counts like any other).",
-                            "headers": {k: v for k, v in headers.items()}}
+        headers["ETag"] = {
+            "description": "A strong validator of this answer (a hash of its body): send it back "
+            "as If-None-Match to get 304 while the answer is unchanged.",
+            "schema": {"type": "string"},
+        }
+        responses["304"] = {
+            "description": "Not modified: the answer is the one whose ETag the request sent in "
+            "If-None-Match (no body; the call counts like any other).",
+            "headers": {k: v for k, v in headers.items()},
+        }
     for status in ("400", "401", "403", "404", "422", "429"):
-        responses[status] = {"description": ", ".join(k.code for k in ERRORS.values() if str(k.status) == status),
-                             "content": error}
+        responses[status] = {
+            "description": ", ".join(k.code for k in ERRORS.values() if str(k.status) == status),
+            "content": error,
+        }
     responses["405"] = {"description": "method_not_allowed", "content": error}
     responses["503"] = {"description": "unavailable", "content": error}
     plan = PLANS[ep.plan]
     return {
         "operationId": ep.path.strip("/").replace("/", "_").replace("{", "").replace("}", "").replace("-", "_"),
         "summary": ep.summary,
-        "description": ep.description + f"\n\nPlan: {plan.title} and above."
-                       + ("" if ep.counted else " Never counted against limits."),
+        "description": ep.description
+        + f"\n\nPlan: {plan.title} and above."
+        + ("" if ep.counted else " Never counted against limits."),
         "tags": [plan.title],
         "x-plan": ep.plan,
         "parameters": openapi_parameters(ep.params),
@@ -101,21 +125,28 @@ def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def build(endpoints: Sequence[Endpoint], webhooks: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
+def build(
+    endpoints: Sequence[Endpoint], webhooks: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """The OpenAPI 3.1 description of `endpoints`; `webhooks(schemas)`, when given,
     makes the `webhooks` section (the assembly passes svc_hooks' own)."""
     components: dict[str, Any] = {
         "Error": {
-            "type": "object", "required": ["error"],
-            "properties": {"error": {
-                "type": "object", "required": ["code", "message", "docs"],
-                "properties": {
-                    "code": {"enum": sorted(ERRORS)},
-                    "message": {"type": "string"},
-                    "docs": {"type": "string", "format": "uri"},
-                    "plan": {"enum": list(PLANS), "description": "on upgrade_required: the plan that has it"},
-                    "resets_at": {"type": "string", "format": "date-time", "description": "on quota_exceeded"},
-                }}},
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+                "error": {
+                    "type": "object",
+                    "required": ["code", "message", "docs"],
+                    "properties": {
+                        "code": {"enum": sorted(ERRORS)},
+                        "message": {"type": "string"},
+                        "docs": {"type": "string", "format": "uri"},
+                        "plan": {"enum": list(PLANS), "description": "on upgrade_required: the plan that has it"},
+                        "resets_at": {"type": "string", "format": "date-time", "description": "on quota_exceeded"},
+                    },
+                }
+            },
         }
     }
     paths: dict[str, Any] = {}
@@ -136,5 +167,7 @@ def build(endpoints: Sequence[Endpoint], webhooks: Callable[[dict[str, Any]], di
                 "apiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
             },
         },
-        "x-plans": {p.name: {"title": p.title, "per_minute": p.per_minute, "per_day": p.per_day} for p in PLANS.values()},
+        "x-plans": {
+            p.name: {"title": p.title, "per_minute": p.per_minute, "per_day": p.per_day} for p in PLANS.values()
+        },
     }

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import attrs
 import orjson
@@ -23,6 +24,7 @@ from svc.web.params import param
 @attrs.frozen
 class Paging:
     """The parameters of every list; a list's parameters subclass it."""
+
     page: int = param("Page number, from 1. Ignored when `cursor` is given.", default=1, minimum=1, maximum=1_000_000)
     per_page: int = param("Items per page.", default=50, minimum=1, maximum=200)
     cursor: str | None = param("Opaque cursor: `meta.next_cursor` of the previous page. Takes precedence over `page`.")
@@ -34,13 +36,19 @@ PAGING_NAMES = frozenset(f.name for f in attrs.fields(Paging))
 @attrs.frozen
 class Page:
     """What a paged handler returns: one page of items and the size of the whole list."""
+
     items: list[Any]
     total: int
     meta: dict[str, Any] = attrs.field(factory=dict)
 
 
-def page_of(rows: list[Any], shape: Callable[[Any], Any], offset: int, meta: dict[str, Any] | None = None,
-            total: int | None = None) -> Page:
+def page_of(
+    rows: list[Any],
+    shape: Callable[[Any], Any],
+    offset: int,
+    meta: dict[str, Any] | None = None,
+    total: int | None = None,
+) -> Page:
     """A Page from rows of a statement that selects `total` (the size of the whole list) beside
     each row of the page asked for, or of one whose `total` was counted apart."""
     if not rows and offset > 0:
@@ -54,6 +62,7 @@ def page_of(rows: list[Any], shape: Callable[[Any], Any], offset: int, meta: dic
 class Window:
     """The page a request asks for: where it starts, how many items, and the fingerprint of its
     list (which the next page's cursor carries)."""
+
     offset: int
     limit: int
     fingerprint: str
@@ -104,5 +113,7 @@ def _decode_cursor(cursor: str, fp: str) -> int:
     except (ValueError, TypeError, KeyError, orjson.JSONDecodeError):
         raise bad_request("parameter `cursor` is not one this service made; pass meta.next_cursor unchanged") from None
     if their_fp != fp:
-        raise bad_request("parameter `cursor` belongs to a list with other filters; keep the same parameters while paging")
+        raise bad_request(
+            "parameter `cursor` belongs to a list with other filters; keep the same parameters while paging"
+        )
     return offset

@@ -13,7 +13,8 @@ import datetime as dt
 import re
 import types
 import typing
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -93,10 +94,14 @@ def _base_type(tp: Any) -> tuple[Any, bool]:
 def fields_of(cls: type) -> list[tuple[str, attrs.Attribute, ParamInfo, Any]]:
     """(wire name, field, info, type without None) for each declared parameter."""
     attrs.resolve_types(cls)
-    return [(f.metadata["param"].wire or f.name, f, f.metadata["param"], _base_type(f.type)[0]) for f in attrs.fields(cls)]
+    return [
+        (f.metadata["param"].wire or f.name, f, f.metadata["param"], _base_type(f.type)[0]) for f in attrs.fields(cls)
+    ]
 
 
-_UNREADABLE = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff\ufffd]")  # control characters, lone surrogates, undecodable bytes
+_UNREADABLE = re.compile(
+    r"[\x00-\x1f\x7f\ud800-\udfff\ufffd]"
+)  # control characters, lone surrogates, undecodable bytes
 
 
 def _convert(name: str, raw: str, info: ParamInfo, tp: Any) -> Any:
@@ -191,6 +196,7 @@ def openapi_parameters(cls: type) -> list[dict[str, Any]]:
                 schema["maxLength"] = 200
         if field.default is not attrs.NOTHING and field.default is not None:
             schema["default"] = field.default
-        out.append({"name": wire, "in": info.location, "required": info.required,
-                    "description": info.doc, "schema": schema})
+        out.append(
+            {"name": wire, "in": info.location, "required": info.required, "description": info.doc, "schema": schema}
+        )
     return out

@@ -9,7 +9,8 @@ X-Quota-Remaining -> on an error after counting, the call taken back -> one acce
 from __future__ import annotations
 
 import logging
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import trio
 from quart import Response, request
@@ -35,6 +36,7 @@ COUNTED_ERRORS = frozenset({"not_found"})
 
 def view(ep: Endpoint, service: Service) -> Callable[..., Awaitable[Response]]:
     """The view Quart routes `ep` to: the answer, then its log line and metrics, whatever happened."""
+
     async def answer_timed(**path_params: Any) -> Response:
         started = trio.current_time()
         prefix = "-"
@@ -103,8 +105,9 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         return error_response(err), caller.prefix if caller else "-"
     except DatabaseUnavailable as exc:
         log.warning("database unavailable: %s", exc)
-        err = ApiError("unavailable", "the database cannot be reached for a moment; retry shortly",
-                       headers={"Retry-After": "2"})
+        err = ApiError(
+            "unavailable", "the database cannot be reached for a moment; retry shortly", headers={"Retry-After": "2"}
+        )
         if caller is not None and counted:
             await _take_back(service, caller)
         return error_response(err), caller.prefix if caller else "-"
@@ -164,5 +167,12 @@ async def _note_coverage(service: Service, data_version: str, meta: dict[str, An
 def log_request(method: str, path: str, status: int, ms: float, prefix: str) -> None:
     """The access log line of one request. Never the query string: a key sent there must not
     reach the logs."""
-    log.info("%s %s %d %.1fms key=%s", method, path, status, ms, prefix,
-             extra={"method": method, "path": path, "status": status, "ms": round(ms, 1), "key": prefix})
+    log.info(
+        "%s %s %d %.1fms key=%s",
+        method,
+        path,
+        status,
+        ms,
+        prefix,
+        extra={"method": method, "path": path, "status": status, "ms": round(ms, 1), "key": prefix},
+    )

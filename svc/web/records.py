@@ -41,17 +41,21 @@ class VenueRef:
 @attrs.frozen
 class OddsSummary:
     """Match-winner prices over every bookmaker quoting the match; side 1 first in each pair."""
+
     bookmakers: int = attrs.field(metadata=doc("bookmakers counted"))
     opening: list[float] = attrs.field(metadata=doc("average opening price of side 1 and side 2"))
     closing: list[float] = attrs.field(metadata=doc("average closing price of side 1 and side 2"))
     best: list[float] = attrs.field(metadata=doc("best (highest) closing price of side 1 and side 2"))
-    market_chance: list[float] = attrs.field(metadata=doc("chance implied by the average closing prices, margin removed"))
+    market_chance: list[float] = attrs.field(
+        metadata=doc("chance implied by the average closing prices, margin removed")
+    )
     margin: float = attrs.field(metadata=doc("average bookmaker margin at closing, e.g. 0.05 for 5%"))
 
 
 @attrs.frozen
 class Event:
     """A result or fixture in the results feed."""
+
     id: str = attrs.field(metadata=doc("ev_ id"))
     tournament: TournamentRef
     discipline: Discipline
@@ -63,17 +67,24 @@ class Event:
     side1: Side
     side2: Side
     sets: list[int] = attrs.field(metadata=doc("games won by side 1 and side 2"))
-    games: list[list[int]] = attrs.field(metadata=doc("game scores, side 1 first; while live the last is the game in play"))
+    games: list[list[int]] = attrs.field(
+        metadata=doc("game scores, side 1 first; while live the last is the game in play")
+    )
     winner: int | None = attrs.field(metadata=doc("1 or 2; null until finished"))
     outcome: Literal["played", "retired", "walkover"] | None
     match: str = attrs.field(metadata=doc("mt_ id of the draw match"))
-    odds: OddsSummary | None = attrs.field(metadata=doc("Odds plan and above; closing prices on results/yesterday for every plan"))
-    duration_min: int | None = attrs.field(metadata=doc("minutes from start to final point; null until finished and for older matches"))
+    odds: OddsSummary | None = attrs.field(
+        metadata=doc("Odds plan and above; closing prices on results/yesterday for every plan")
+    )
+    duration_min: int | None = attrs.field(
+        metadata=doc("minutes from start to final point; null until finished and for older matches")
+    )
 
 
 @attrs.frozen
 class DrawMatch:
     """A match of a draw (or of a tie in a team event)."""
+
     id: str = attrs.field(metadata=doc("mt_ id"))
     tournament: TournamentRef
     discipline: Discipline
@@ -92,7 +103,7 @@ class DrawMatch:
 
 
 def _iso(ts: dt.datetime) -> str:
-    return ts.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+    return ts.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 def _side(players: list[dict[str, Any]] | None, seed: int | None) -> Side:
@@ -180,8 +191,18 @@ def told_from(match: DrawMatch, side: int) -> DrawMatch:
     from the asked player's side")."""
     if side == 1:
         return match
-    odds = match.odds and attrs.evolve(match.odds, opening=_swapped(match.odds.opening),
-                                       closing=_swapped(match.odds.closing), best=_swapped(match.odds.best),
-                                       market_chance=_swapped(match.odds.market_chance))
-    return attrs.evolve(match, side1=match.side2, side2=match.side1, games=[[b, a] for a, b in match.games],
-                        winner=None if match.winner is None else 3 - match.winner, odds=odds)
+    odds = match.odds and attrs.evolve(
+        match.odds,
+        opening=_swapped(match.odds.opening),
+        closing=_swapped(match.odds.closing),
+        best=_swapped(match.odds.best),
+        market_chance=_swapped(match.odds.market_chance),
+    )
+    return attrs.evolve(
+        match,
+        side1=match.side2,
+        side2=match.side1,
+        games=[[b, a] for a, b in match.games],
+        winner=None if match.winner is None else 3 - match.winner,
+        odds=odds,
+    )

@@ -30,8 +30,12 @@ def refuse_what_no_endpoint_serves(app: QuartTrio, service: Service) -> None:
         # Hypercorn (svc.serve) lets a request head of up to 256 KiB through so that a long URL gets
         # this JSON answer instead of an empty 431; a head beyond that still gets Hypercorn's 431.
         if len(request.scope.get("raw_path", b"")) + len(request.scope.get("query_string", b"")) > URL_MAX:
-            return await refused(service, ApiError("bad_request", f"the URL is longer than {URL_MAX} bytes; "
-                                                                  "no parameter of this API needs that much"))
+            return await refused(
+                service,
+                ApiError(
+                    "bad_request", f"the URL is longer than {URL_MAX} bytes; no parameter of this API needs that much"
+                ),
+            )
         return None
 
     @app.before_request
@@ -41,8 +45,13 @@ def refuse_what_no_endpoint_serves(app: QuartTrio, service: Service) -> None:
         # an unknown path instead (README), never served under another path's name nor redirected.
         path = request.scope.get("path") or request.path
         if any(segment in ("", ".", "..") for segment in path[1:].split("/")):
-            return await refused(service, ApiError("not_found", f"no endpoint at {path}: a path has no "
-                                                   "empty, '.' or '..' segment; see /v1/openapi.json"))
+            return await refused(
+                service,
+                ApiError(
+                    "not_found",
+                    f"no endpoint at {path}: a path has no empty, '.' or '..' segment; see /v1/openapi.json",
+                ),
+            )
         return None
 
     @app.before_request
@@ -50,15 +59,22 @@ def refuse_what_no_endpoint_serves(app: QuartTrio, service: Service) -> None:
         # Werkzeug serves HEAD for every GET rule; the contract serves GET only, so HEAD is refused
         # like any other method (and never counted).
         if request.method == "HEAD":
-            return await refused(service, ApiError("method_not_allowed", "HEAD is not served; every endpoint "
-                                                   "answers GET", headers={"Allow": "GET"}))
+            return await refused(
+                service,
+                ApiError(
+                    "method_not_allowed", "HEAD is not served; every endpoint answers GET", headers={"Allow": "GET"}
+                ),
+            )
         return None
 
     @app.errorhandler(HTTPException)
     async def http_error(exc: HTTPException) -> Response:
         if isinstance(exc, MethodNotAllowed):
-            err = ApiError("method_not_allowed", f"{request.method} is not served; every endpoint answers GET",
-                           headers={"Allow": "GET"})
+            err = ApiError(
+                "method_not_allowed",
+                f"{request.method} is not served; every endpoint answers GET",
+                headers={"Allow": "GET"},
+            )
         elif isinstance(exc, NotFound):
             err = ApiError("not_found", f"no endpoint at {request.path}; see /v1/openapi.json")
         elif isinstance(exc, InternalServerError):

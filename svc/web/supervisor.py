@@ -19,8 +19,9 @@ each component and says who is handed its handle (`hand`); this module runs them
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import attrs
 import trio
@@ -32,7 +33,7 @@ log = logging.getLogger("svc.web.supervisor")
 
 CLEANUP_S = 5  # at shutdown: time for components to release what they hold
 BACKOFF_S = (1.0, 30.0)  # a failed component starts again after 1 s, doubling up to 30 s
-GOOD_RUN_S = 60.0        # ... and after this long running well, its back-off starts afresh
+GOOD_RUN_S = 60.0  # ... and after this long running well, its back-off starts afresh
 
 Run = Callable[..., Awaitable[None]]  # async def run(service, *, task_status=trio.TASK_STATUS_IGNORED)
 Hand = Callable[[Any], None]  # given a component's handle each time it starts
@@ -41,6 +42,7 @@ Hand = Callable[[Any], None]  # given a component's handle each time it starts
 @attrs.define(eq=False)
 class Supervised:
     """One component as the supervisor runs it, with the handle it gave when it last started."""
+
     name: str
     run: Run
     hand: Hand | None = None

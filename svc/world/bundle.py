@@ -11,8 +11,9 @@ import csv
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
@@ -24,15 +25,74 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cities", ("id", "name", "country", "elevation_m")),
     ("venues", ("id", "name", "city_id", "elevation_m")),
     ("series", ("slug", "name", "level", "para", "team", "first_year")),
-    ("tournaments", ("id", "series", "name", "year", "level", "para", "team", "tier", "start_date",
-                     "end_date", "city_id", "venue_id", "prize_money", "medals", "draw_size")),
-    ("players", ("id", "name", "slug", "country", "gender", "born", "hand", "height_cm", "coach",
-                 "sport_class", "strength")),
-    ("ties", ("id", "tournament_id", "stage", "round_code", "number", "team1", "team2", "score1", "score2",
-              "winner", "day", "venue")),
-    ("matches", ("id", "event_id", "tournament_id", "discipline", "sport_class", "round_code", "round_name",
-                 "position", "tie_id", "tie_order", "side1", "side2", "seed1", "seed2", "g1", "g2", "winner",
-                 "outcome", "status", "day", "start_at", "end_at")),
+    (
+        "tournaments",
+        (
+            "id",
+            "series",
+            "name",
+            "year",
+            "level",
+            "para",
+            "team",
+            "tier",
+            "start_date",
+            "end_date",
+            "city_id",
+            "venue_id",
+            "prize_money",
+            "medals",
+            "draw_size",
+        ),
+    ),
+    (
+        "players",
+        ("id", "name", "slug", "country", "gender", "born", "hand", "height_cm", "coach", "sport_class", "strength"),
+    ),
+    (
+        "ties",
+        (
+            "id",
+            "tournament_id",
+            "stage",
+            "round_code",
+            "number",
+            "team1",
+            "team2",
+            "score1",
+            "score2",
+            "winner",
+            "day",
+            "venue",
+        ),
+    ),
+    (
+        "matches",
+        (
+            "id",
+            "event_id",
+            "tournament_id",
+            "discipline",
+            "sport_class",
+            "round_code",
+            "round_name",
+            "position",
+            "tie_id",
+            "tie_order",
+            "side1",
+            "side2",
+            "seed1",
+            "seed2",
+            "g1",
+            "g2",
+            "winner",
+            "outcome",
+            "status",
+            "day",
+            "start_at",
+            "end_at",
+        ),
+    ),
     ("odds", ("match_id", "bookmaker", "market", "line", "open1", "open2", "close1", "close2")),
     ("rallies", ("match_id", "game", "rally", "server", "winner", "score1", "score2")),
     ("corrections", ("match_id", "corrected_at", "old_g1", "old_g2", "old_winner")),
@@ -58,7 +118,7 @@ def cell(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return "{" + ",".join(str(x) for x in v) + "}"
     if isinstance(v, dt.datetime):
-        return v.astimezone(dt.timezone.utc).isoformat()
+        return v.astimezone(dt.UTC).isoformat()
     if isinstance(v, dt.date):
         return v.isoformat()
     raise TypeError(f"no CSV form for {type(v).__name__}")

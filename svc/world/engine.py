@@ -30,18 +30,18 @@ import bisect
 import datetime as dt
 import math
 import random
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache, lru_cache
 
 import attrs
 
-NEW_SIDEOUT_FROM = dt.date(2002, 1, 1)   # setting only at 14-all / 10-all
+NEW_SIDEOUT_FROM = dt.date(2002, 1, 1)  # setting only at 14-all / 10-all
 # Rally point to 21 from the 2006 Thomas & Uber Cups (28 April - 7 May 2006, Sendai and Tokyo), the
 # first event played under it (Wikipedia, "2006 Thomas & Uber Cup": "the first time ... played with a
 # three-game 21-point scoring system"); world-facts' "from Aug 2006" was the rule's general adoption.
 RALLY_POINT_FROM = dt.date(2006, 4, 28)
-GAMES_TO_WIN = 2                          # best of three throughout
-SET_CHANCE = 0.7   # how often the side entitled to set chooses to (it was the usual choice)
+GAMES_TO_WIN = 2  # best of three throughout
+SET_CHANCE = 0.7  # how often the side entitled to set chooses to (it was the usual choice)
 # The match model is calibrated on the real World Tour of 2018-2020 (ops/realism): the share of
 # three-game matches, of matches won by the first game's winner, games by margin and deuces,
 # per discipline, from three parts:
@@ -66,11 +66,12 @@ LET_GO = {"MS": (3, 8, 0.015), "WS": (3, 8, 0.015), "WD": (3, 10, 0.01), "XD": (
 @attrs.frozen
 class Rules:
     """How one game is scored."""
+
     name: str
-    rally_point: bool                 # rally point (winner scores) or side-out (only the server scores)
-    target: int                       # points that win an unset game
+    rally_point: bool  # rally point (winner scores) or side-out (only the server scores)
+    target: int  # points that win an unset game
     settings: tuple[tuple[int, int], ...] = ()  # (all-score where setting is possible, game end when set)
-    cap: int = 0                      # rally point: the score that ends a game at all costs
+    cap: int = 0  # rally point: the score that ends a game at all costs
 
     def game_over(self, a: int, b: int, end: int) -> int:
         """1 or 2 when the game is won at a-b (current end `end`), else 0."""
@@ -115,7 +116,7 @@ def legal_game(score_w: int, score_l: int, discipline: str, day: dt.date) -> boo
             return l == w - 2
         return w == rules.cap and l in (rules.cap - 2, rules.cap - 1)
     if w == rules.target:
-        return l <= rules.target - 1   # target-1 only after playing through a possible setting
+        return l <= rules.target - 1  # target-1 only after playing through a possible setting
     return any(w == end and at <= l <= end - 1 for at, end in rules.settings)
 
 
@@ -129,6 +130,7 @@ class Bias:
     """How a rally's chance moves away from the sides' average chance: the server's is `serve`
     lower, and a side from `behind` to `lost` (exclusive) points down in the game wins `let_go`
     less often."""
+
     serve: float = 0.0
     behind: int = 99
     lost: int = 99
@@ -164,26 +166,39 @@ def form(rng: random.Random, discipline: str) -> float:
 # Gauss-Hermite nodes and weights for an average over a standard normal draw (the probabilists'
 # rule, weights summing to 1; 7 points: exact enough for smooth chances, cheap enough to price
 # every match).
-_GH = ((-3.750439717725742, 0.000548268855972), (-2.366759410734541, 0.030757123967586),
-       (-1.154405394739968, 0.240123178605013), (0.0, 0.457142857142857),
-       (1.154405394739968, 0.240123178605013), (2.366759410734541, 0.030757123967586),
-       (3.750439717725742, 0.000548268855972))
+_GH = (
+    (-3.750439717725742, 0.000548268855972),
+    (-2.366759410734541, 0.030757123967586),
+    (-1.154405394739968, 0.240123178605013),
+    (0.0, 0.457142857142857),
+    (1.154405394739968, 0.240123178605013),
+    (2.366759410734541, 0.030757123967586),
+    (3.750439717725742, 0.000548268855972),
+)
 
 
 # --------------------------------------------------------------------------- rally by rally
 
+
 @attrs.frozen
 class Rally:
-    game: int      # 1-based
-    rally: int     # 1-based within the game
-    server: int    # side serving this rally
-    winner: int    # side winning it
-    score1: int    # score after the rally
+    game: int  # 1-based
+    rally: int  # 1-based within the game
+    server: int  # side serving this rally
+    winner: int  # side winning it
+    score1: int  # score after the rally
     score2: int
 
 
-def play_rallies(rng: random.Random, p1: float, rules: Rules, *, first_server: int = 1,
-                 set_chance: float = SET_CHANCE, bias: Bias = EVEN) -> Iterator[Rally]:
+def play_rallies(
+    rng: random.Random,
+    p1: float,
+    rules: Rules,
+    *,
+    first_server: int = 1,
+    set_chance: float = SET_CHANCE,
+    bias: Bias = EVEN,
+) -> Iterator[Rally]:
     """Play a best-of-three match one rally at a time; side 1 wins a rally with chance p1, moved
     by `bias` (who serves, how far behind a side is).
 
@@ -237,6 +252,7 @@ def games_of(rallies: list[Rally]) -> tuple[list[int], list[int]]:
 
 # --------------------------------------------------------------------------- fast path
 
+
 def point_share(p1: float, rules: Rules) -> float:
     """Chance that the next *point* goes to side 1, treating points as independent.
 
@@ -259,8 +275,9 @@ def _bucket(x: float) -> int:
 
 
 @lru_cache(maxsize=8192)
-def _outcomes(rules: Rules, bucket: int, set_chance: float, bias: Bias = EVEN,
-              server: int = 1) -> tuple[list[float], list[tuple[int, int]]]:
+def _outcomes(
+    rules: Rules, bucket: int, set_chance: float, bias: Bias = EVEN, server: int = 1
+) -> tuple[list[float], list[tuple[int, int]]]:
     """Exact distribution of final game scores for a point chance bucket / _BUCKETS, moved by
     `bias` (`server` serves first; under rally point the rally's winner serves next). Without a
     serving edge who serves does not matter and is not tracked."""
@@ -276,7 +293,7 @@ def _outcomes(rules: Rules, bucket: int, set_chance: float, bias: Bias = EVEN,
     return cum, scores
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ends_game(rules: Rules) -> list[list[int]]:
     """Rules.game_over for every rally-point score a-b (indexed [a][b]) up to the cap."""
     return [[rules.game_over(a, b, rules.target) for b in range(rules.cap + 1)] for a in range(rules.cap + 1)]
@@ -291,8 +308,11 @@ def _rally_finals(rules: Rules, p: float, bias: Bias, server: int) -> dict[tuple
     finals: dict[tuple[int, int], float] = {}
     # looked up in the loop rather than called: side 1's rally chance by (lead, server), from
     # Bias.chance, and whether a score ends the game, from Rules.game_over
-    chance = {(lead, si): bias.chance(p, si + 1, max(lead, 0), max(-lead, 0))
-              for lead in range(-cap, cap + 1) for si in (0, 1)}
+    chance = {
+        (lead, si): bias.chance(p, si + 1, max(lead, 0), max(-lead, 0))
+        for lead in range(-cap, cap + 1)
+        for si in (0, 1)
+    }
     over = _ends_game(rules)
     cur = [[0.0, 0.0] for _ in range(cap + 1)]  # cur[a][server - 1] at a + b = n
     cur[0][server - 1 if track else 0] = 1.0
@@ -306,8 +326,10 @@ def _rally_finals(rules: Rules, p: float, bias: Bias, server: int) -> dict[tuple
                 if mass == 0.0:
                     continue
                 q = chance[(a - b, si)]
-                for na, nb, m, nsi in ((a + 1, b, mass * q, 0 if track else si),
-                                       (a, b + 1, mass * (1.0 - q), 1 if track else si)):
+                for na, nb, m, nsi in (
+                    (a + 1, b, mass * q, 0 if track else si),
+                    (a, b + 1, mass * (1.0 - q), 1 if track else si),
+                ):
                     if m < 1e-12:
                         continue
                     if over[na][nb]:
@@ -347,8 +369,14 @@ def _sideout_finals(rules: Rules, p: float, set_chance: float) -> dict[tuple[int
     return finals
 
 
-def sample_game(rng: random.Random, point_p1: float, rules: Rules, set_chance: float = SET_CHANCE,
-                bias: Bias = EVEN, server: int = 1) -> tuple[int, int]:
+def sample_game(
+    rng: random.Random,
+    point_p1: float,
+    rules: Rules,
+    set_chance: float = SET_CHANCE,
+    bias: Bias = EVEN,
+    server: int = 1,
+) -> tuple[int, int]:
     """One finished game's score (side 1, side 2) without simulating every rally."""
     cum, scores = _outcomes(rules, _bucket(point_p1), set_chance, bias, server if bias.serve else 1)
     return scores[bisect.bisect_left(cum, rng.random())]

@@ -39,13 +39,14 @@ class FactFileError(ValueError):
 
 # --------------------------------------------------------------------------- records
 
+
 @attrs.frozen
 class Country:
-    code: str                # IOC code
-    name: str                # English name, as the service shows it
-    continent: str | None    # EU, AS, OC, AM, AF for the generated world's nations
-    generated_world: bool    # one of the generated world's nations
-    bwf_files: bool          # a nation of the public BWF files (the importer's mapping)
+    code: str  # IOC code
+    name: str  # English name, as the service shows it
+    continent: str | None  # EU, AS, OC, AM, AF for the generated world's nations
+    generated_world: bool  # one of the generated world's nations
+    bwf_files: bool  # a nation of the public BWF files (the importer's mapping)
 
 
 @attrs.frozen
@@ -63,15 +64,15 @@ class Series:
     slug: str
     name: str
     first_year: int
-    kind: str            # open | worlds | olympics | team | finals | continental | multi | junior | para | minor
-    month: int           # usual month of the edition
+    kind: str  # open | worlds | olympics | team | finals | continental | multi | junior | para | minor
+    month: int  # usual month of the edition
     hosts: tuple[tuple[int, tuple[str, ...]], ...]  # (from year, host cities rotating in that era)
     level: str = "senior"
     para: bool = False
     team: bool = False
     medals: bool = False
-    bronze_match: bool = False   # a 3P play-off (only the Olympics have one)
-    region: str | None = None    # continent code or "CW" (Commonwealth) restricting entries
+    bronze_match: bool = False  # a 3P play-off (only the Olympics have one)
+    region: str | None = None  # continent code or "CW" (Commonwealth) restricting entries
     days: int = 6
     last_year: int | None = None  # the last edition of a series that ended
 
@@ -85,8 +86,9 @@ class SeriesTable:
 @attrs.frozen
 class EditionChange:
     """An edition not held as its series usually is: cancelled, played a year late, or in another month."""
+
     series: str
-    year: int             # the edition's label year (Tokyo 2020)
+    year: int  # the edition's label year (Tokyo 2020)
     cancelled: bool
     played_year: int | None
     played_month: int | None
@@ -95,8 +97,9 @@ class EditionChange:
 @attrs.frozen
 class CalendarEdition:
     """An edition on its real dates and with its real host (data/calendar.csv)."""
+
     series: str
-    year: int             # the edition's label year
+    year: int  # the edition's label year
     start: dt.date
     end: dt.date
     city: str
@@ -107,6 +110,7 @@ class CalendarEdition:
 class LowerTierEvent:
     """An International Challenge, Series or Future Series of the real calendar's latest year
     (data/lower_tier_calendar.csv): a series of its own in the live tail."""
+
     slug: str
     name: str
     grade: str
@@ -119,19 +123,21 @@ class LowerTierEvent:
 class HallName:
     """A hall's name for the years an edition held there carries it (data/venues.csv); a hall
     exists from the first year of its first name to the last of its last."""
+
     city: str
-    hall: str                 # the hall: its first name in the file
+    hall: str  # the hall: its first name in the file
     name: str
-    from_year: int | None     # None: since before any edition the world places there
-    to_year: int | None       # None: the name it has today
+    from_year: int | None  # None: since before any edition the world places there
+    to_year: int | None  # None: the name it has today
 
 
 @attrs.frozen
 class SeriesHall:
     """The hall a series used in a run of years, on record (data/series_halls.csv)."""
+
     series: str
     from_year: int
-    to_year: int | None   # None: still
+    to_year: int | None  # None: still
     city: str
     hall: str
 
@@ -172,24 +178,26 @@ class NamePool:
     women: tuple[str, ...]
     families: tuple[str, ...]
     women_families: tuple[str, ...] | None = None  # explicit feminine family names (cs, gr)
-    feminine: str | None = None      # "ova": IVANOV -> IVANOVA, "ska": KOWALSKI -> KOWALSKA
-    family_first: bool = False       # written "WANG Zhi Yi"
-    syllables: bool = False          # given names are one or two of these syllables ("Zhi Yi")
+    feminine: str | None = None  # "ova": IVANOV -> IVANOVA, "ska": KOWALSKI -> KOWALSKA
+    family_first: bool = False  # written "WANG Zhi Yi"
+    syllables: bool = False  # given names are one or two of these syllables ("Zhi Yi")
     always_two_syllables: bool = False  # Korean given names: never one syllable
-    two_given: float = 0.0           # share with two given names ("Muhammad Haikal")
-    double_family: float = 0.0       # share with two family names ("QUINTANA MAITIN")
+    two_given: float = 0.0  # share with two given names ("Muhammad Haikal")
+    double_family: float = 0.0  # share with two family names ("QUINTANA MAITIN")
     middle: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # Vietnamese middle names (men, women)
 
 
 # --------------------------------------------------------------------------- the files
+
 
 @cache
 def countries() -> tuple[Country, ...]:
     rows = _csv("countries.csv", "code", "name", "continent", "generated_world", "bwf_files")
     out = []
     for r in _unique(rows, "code"):
-        country = Country(r.text("code"), r.text("name"), r.text("continent", None), r.yes("generated_world"),
-                          r.yes("bwf_files"))
+        country = Country(
+            r.text("code"), r.text("name"), r.text("continent", None), r.yes("generated_world"), r.yes("bwf_files")
+        )
         if country.generated_world and country.continent is None:
             raise r.fail("a nation of the generated world needs its continent")
         out.append(country)
@@ -215,9 +223,13 @@ def nations() -> Nations:
         eras.append(NationEra(int(first), int(last), strengths))
     with _reading("nations.toml") as data:
         plays_from = {code: int(year) for code, year in data["plays_from"].items()}
-        return Nations(frozenset(_nations_of(data["commonwealth"], known)),
-                       frozenset(_nations_of(data["no_players"], known)), float(data["other_strength"]),
-                       {code: plays_from[code] for code in _nations_of(plays_from, known)}, tuple(eras))
+        return Nations(
+            frozenset(_nations_of(data["commonwealth"], known)),
+            frozenset(_nations_of(data["no_players"], known)),
+            float(data["other_strength"]),
+            {code: plays_from[code] for code in _nations_of(plays_from, known)},
+            tuple(eras),
+        )
 
 
 @cache
@@ -235,23 +247,32 @@ def nation_disciplines() -> dict[tuple[str, str], tuple[tuple[int, int, float], 
 @attrs.frozen
 class Star:
     """A great player of the record or the real World Tour, without their name (data/stars.csv)."""
-    star: str          # the person (a hash of their identity)
+
+    star: str  # the person (a hash of their identity)
     discipline: str
     nation: str
     gender: str
-    first_year: int    # of their honours
+    first_year: int  # of their honours
     last_year: int
-    honours: int       # points: World Championships medals, World Tour titles
+    honours: int  # points: World Championships medals, World Tour titles
 
 
 @cache
 def stars() -> tuple[Star, ...]:
     known = {c.code for c in countries() if c.generated_world}
     rows = _csv("stars.csv", "star", "discipline", "nation", "gender", "first_year", "last_year", "honours")
-    return tuple(Star(r.text("star"), r.member("discipline", {"MS", "WS", "MD", "WD", "XD"}), r.member("nation", known),
-                      r.member("gender", {"M", "W"}), r.integer("first_year"), r.integer("last_year"),
-                      r.integer("honours"))
-                 for r in _unique(rows, "star", "discipline"))
+    return tuple(
+        Star(
+            r.text("star"),
+            r.member("discipline", {"MS", "WS", "MD", "WD", "XD"}),
+            r.member("nation", known),
+            r.member("gender", {"M", "W"}),
+            r.integer("first_year"),
+            r.integer("last_year"),
+            r.integer("honours"),
+        )
+        for r in _unique(rows, "star", "discipline")
+    )
 
 
 @cache
@@ -262,9 +283,17 @@ def cities() -> tuple[City, ...]:
         if r.text("name") not in [n for n, _e in names]:
             names.append((r.text("name"), r.integer("elevation_m", None)))
     rows = _csv("cities.csv", "id", "name", "country", "elevation_m", "utc_offset_h")
-    out = tuple(City(r.integer("id"), r.text("name"), r.text("country"), r.integer("elevation_m", None),
-                     r.number("utc_offset_h"), tuple(venues.pop(r.text("name"), ())))
-                for r in _unique(_unique(rows, "id"), "name"))
+    out = tuple(
+        City(
+            r.integer("id"),
+            r.text("name"),
+            r.text("country"),
+            r.integer("elevation_m", None),
+            r.number("utc_offset_h"),
+            tuple(venues.pop(r.text("name"), ())),
+        )
+        for r in _unique(_unique(rows, "id"), "name")
+    )
     if venues:
         raise FactFileError(f"venues.csv: venues of cities that cities.csv does not hold: {sorted(venues)}")
     return out
@@ -277,10 +306,18 @@ def series() -> SeriesTable:
         pools = {name: tuple(cities) for name, cities in data["host_pools"].items()}
         for s in data["series"]:
             _known_keys(f"series {s.get('slug')}", s, _SERIES_KEYS)
-            hosts = tuple((int(h["from"]), pools[h["pool"]] if "pool" in h else tuple(h["cities"]))
-                          for h in s["hosts"])
-            out.append(Series(s["slug"], s["name"], s["first_year"], s["kind"], s["month"], hosts,
-                              **{k: s[k] for k in _SERIES_OPTIONS if k in s}))
+            hosts = tuple((int(h["from"]), pools[h["pool"]] if "pool" in h else tuple(h["cities"])) for h in s["hosts"])
+            out.append(
+                Series(
+                    s["slug"],
+                    s["name"],
+                    s["first_year"],
+                    s["kind"],
+                    s["month"],
+                    hosts,
+                    **{k: s[k] for k in _SERIES_OPTIONS if k in s},
+                )
+            )
             if "held_with" in s:
                 held_with[s["slug"]] = (s["held_with"]["series"], int(s["held_with"]["from"]))
         slugs = [s.slug for s in out]
@@ -308,9 +345,16 @@ def hosts() -> dict[str, dict[int, str]]:
 @cache
 def edition_changes() -> tuple[EditionChange, ...]:
     rows = _csv("edition_changes.csv", "series", "year", "cancelled", "played_year", "played_month")
-    return tuple(EditionChange(r.text("series"), r.integer("year"), r.yes("cancelled"),
-                               r.integer("played_year", None), r.integer("played_month", None))
-                 for r in _unique(rows, "series", "year"))
+    return tuple(
+        EditionChange(
+            r.text("series"),
+            r.integer("year"),
+            r.yes("cancelled"),
+            r.integer("played_year", None),
+            r.integer("played_month", None),
+        )
+        for r in _unique(rows, "series", "year")
+    )
 
 
 def _venue_rows() -> Iterator[Row]:
@@ -343,8 +387,15 @@ def series_halls() -> tuple[SeriesHall, ...]:
     for r in _csv("series_halls.csv", "series", "from_year", "to_year", "city", "hall", "source"):
         if (r.text("city"), r.text("hall")) not in halls:
             raise r.fail(f"no hall {r.text('hall')!r} in {r.text('city')} in venues.csv")
-        out.append(SeriesHall(r.member("series", known_series), r.integer("from_year"), r.integer("to_year", None),
-                              r.text("city"), r.text("hall")))
+        out.append(
+            SeriesHall(
+                r.member("series", known_series),
+                r.integer("from_year"),
+                r.integer("to_year", None),
+                r.text("city"),
+                r.text("hall"),
+            )
+        )
     return tuple(out)
 
 
@@ -358,8 +409,16 @@ def calendar() -> tuple[CalendarEdition, ...]:
         start, end = _day(r, "start"), _day(r, "end")
         if end < start:
             raise r.fail(f"ends ({end}) before it starts ({start})")
-        out.append(CalendarEdition(r.member("series", known_series), r.integer("year"), start, end,
-                                   r.member("city", known_cities), r.text("source")))
+        out.append(
+            CalendarEdition(
+                r.member("series", known_series),
+                r.integer("year"),
+                start,
+                end,
+                r.member("city", known_cities),
+                r.text("source"),
+            )
+        )
     return tuple(out)
 
 
@@ -374,8 +433,9 @@ def lower_tier_calendar() -> tuple[LowerTierEvent, ...]:
         start, end = _day(r, "start"), _day(r, "end")
         if end < start:
             raise r.fail(f"ends ({end}) before it starts ({start})")
-        out.append(LowerTierEvent(r.text("slug"), r.text("name"), r.text("grade"), start, end,
-                                  r.member("city", known_cities)))
+        out.append(
+            LowerTierEvent(r.text("slug"), r.text("name"), r.text("grade"), start, end, r.member("city", known_cities))
+        )
     return tuple(out)
 
 
@@ -389,10 +449,16 @@ def _day(r: Row, column: str) -> dt.date:
 @cache
 def tiers() -> Tiers:
     with _reading("tiers.toml") as data:
-        world_tour = {slug: tuple(sorted((int(year), tier) for year, tier in steps.items()))
-                      for slug, steps in data["world_tour"].items()}
-        return Tiers(world_tour, frozenset(data["superseries"]), frozenset(data["superseries_premier"]),
-                     {tier: int(usd) for tier, usd in data["prize_usd"].items()})
+        world_tour = {
+            slug: tuple(sorted((int(year), tier) for year, tier in steps.items()))
+            for slug, steps in data["world_tour"].items()
+        }
+        return Tiers(
+            world_tour,
+            frozenset(data["superseries"]),
+            frozenset(data["superseries_premier"]),
+            {tier: int(usd) for tier, usd in data["prize_usd"].items()},
+        )
 
 
 @cache
@@ -416,16 +482,38 @@ def name_pools() -> dict[str, NamePool]:
             families = tuple(n.upper() for n in men) if p.get("families_are_fathers_names") else tuple(p["families"])
             middle = (tuple(p["middle_men"]), tuple(p["middle_women"])) if "middle_men" in p else None
             women_families = tuple(p["women_families"]) if "women_families" in p else None
-            out[key] = NamePool(men, women, families, women_families, p.get("feminine"),
-                                p.get("family_first", False), p.get("syllables", False),
-                                p.get("always_two_syllables", False), p.get("two_given", 0.0),
-                                p.get("double_family", 0.0), middle)
+            out[key] = NamePool(
+                men,
+                women,
+                families,
+                women_families,
+                p.get("feminine"),
+                p.get("family_first", False),
+                p.get("syllables", False),
+                p.get("always_two_syllables", False),
+                p.get("two_given", 0.0),
+                p.get("double_family", 0.0),
+                middle,
+            )
     return out
 
 
-_POOL_KEYS = {"men", "women", "families", "given_names_of", "families_are_fathers_names", "women_families",
-              "feminine", "family_first", "syllables", "always_two_syllables", "two_given", "double_family",
-              "middle_men", "middle_women"}
+_POOL_KEYS = {
+    "men",
+    "women",
+    "families",
+    "given_names_of",
+    "families_are_fathers_names",
+    "women_families",
+    "feminine",
+    "family_first",
+    "syllables",
+    "always_two_syllables",
+    "two_given",
+    "double_family",
+    "middle_men",
+    "middle_women",
+}
 
 
 @cache
@@ -435,8 +523,9 @@ def nation_name_pools() -> dict[str, tuple[tuple[str, float, int], ...]]:
     out: dict[str, list[tuple[str, float, int]]] = {}
     rows = _csv("nation_name_pools.csv", "nation", "pool", "weight", "born_from")
     for r in _unique(rows, "nation", "pool"):
-        out.setdefault(r.text("nation"), []).append((r.member("pool", known), r.number("weight"),
-                                                     r.integer("born_from")))
+        out.setdefault(r.text("nation"), []).append(
+            (r.member("pool", known), r.number("weight"), r.integer("born_from"))
+        )
     return {n: tuple(p) for n, p in out.items()}
 
 
@@ -447,9 +536,11 @@ def champions() -> tuple[str, ...]:
 
 # --------------------------------------------------------------------------- reading
 
+
 @attrs.frozen
 class Row:
     """One CSV row, its values read by column with the file and line in every error."""
+
     file: str
     line: int
     columns: tuple[str, ...]
@@ -495,8 +586,11 @@ class Row:
 def _csv(name: str, *columns: str, more: bool = False) -> Iterator[Row]:
     """The rows of a CSV fact file whose header is `columns` (followed by others when `more`: a
     matrix's); comment lines (# ...) and blank lines are skipped, line numbers kept."""
-    numbered = [(i, line) for i, line in enumerate((DATA / name).read_text(encoding="utf-8").splitlines(), 1)
-                if line.strip() and not line.startswith("#")]
+    numbered = [
+        (i, line)
+        for i, line in enumerate((DATA / name).read_text(encoding="utf-8").splitlines(), 1)
+        if line.strip() and not line.startswith("#")
+    ]
     parsed = list(csv.reader(line for _i, line in numbered))
     if not parsed:
         return

@@ -20,7 +20,8 @@ from svc.world.factfiles import City, Series  # the records' types, also the gen
 # (IOC code, name, continent) of the generated world's nations (data/countries.csv); how each
 # nation's people are named is in svc/world/naming.py.
 COUNTRIES: tuple[tuple[str, str, str | None], ...] = tuple(
-    (c.code, c.name, c.continent) for c in factfiles.countries() if c.generated_world)
+    (c.code, c.name, c.continent) for c in factfiles.countries() if c.generated_world
+)
 COUNTRY_CONTINENT = {c[0]: c[2] for c in COUNTRIES}
 
 _NATIONS = factfiles.nations()
@@ -58,8 +59,13 @@ RECORD_FROM = min(first for eras in NATION_DISCIPLINES.values() for first, _last
 
 @cache
 def _weakest_listed(discipline: str, first_year: int) -> float:
-    return min(s for (_n, d), eras in NATION_DISCIPLINES.items() if d == discipline
-               for first, _last, s in eras if first == first_year)
+    return min(
+        s
+        for (_n, d), eras in NATION_DISCIPLINES.items()
+        if d == discipline
+        for first, _last, s in eras
+        if first == first_year
+    )
 
 
 def discipline_strength(nation: str, discipline: str, year: int, overall: float) -> float:
@@ -75,11 +81,13 @@ def discipline_strength(nation: str, discipline: str, year: int, overall: float)
         return _in_era(nation, discipline, here, overall)
     span = abs(_middle(there) - _middle(here))
     share = min(1.0, abs(year - _middle(here)) / span) if span else 0.0
-    return (1 - share) * _in_era(nation, discipline, here, overall) + share * _in_era(nation, discipline, there, overall)
+    return (1 - share) * _in_era(nation, discipline, here, overall) + share * _in_era(
+        nation, discipline, there, overall
+    )
 
 
 ERA_BLEND_YEARS = 4  # a year within this many of the next era's side blends towards it
-RECORD_LAST = 2025   # the last year of the record's honours (its World Championships)
+RECORD_LAST = 2025  # the last year of the record's honours (its World Championships)
 
 
 def _era(year: int) -> tuple[int, int]:

@@ -59,8 +59,10 @@ def deny_keys(name: str) -> set[str]:
         splits = [(caps, [w for w in words if w not in caps])]
     else:
         splits = [(words[:1], words[1:]), (words[-1:], words[:-1])]
-    return {fold("".join(family)) + "|" + "".join(sorted(c for c in fold("".join(given)) if c.isalpha()))
-            for family, given in splits}
+    return {
+        fold("".join(family)) + "|" + "".join(sorted(c for c in fold("".join(given)) if c.isalpha()))
+        for family, given in splits
+    }
 
 
 def is_denied(name: str) -> bool:
@@ -85,9 +87,12 @@ def real_names(root: Path = REAL_DATA) -> set[str]:
         with opener(path, "rt", encoding="utf-8", newline="") as fh:
             reader = csv.reader(fh)
             header = next(reader, [])
-            cols = [i for i, h in enumerate(header)
-                    if h in ("name", "name_one", "name_two", "team_one_players", "team_two_players")
-                    or (h.startswith("team_") and (h.endswith("_player_one") or h.endswith("_player_two")))]
+            cols = [
+                i
+                for i, h in enumerate(header)
+                if h in ("name", "name_one", "name_two", "team_one_players", "team_two_players")
+                or (h.startswith("team_") and (h.endswith("_player_one") or h.endswith("_player_two")))
+            ]
             for row in reader:
                 out.update(row[i] for i in cols if i < len(row) and row[i].strip())
     return out

@@ -30,8 +30,9 @@ async def import_bundle(conn: asyncpg.Connection, path: Path, progress: Progress
             progress("derived tables", len(steps), len(steps))
 
 
-async def generate_world(conn: asyncpg.Connection, *, scale: str, seed: int, as_of: dt.date,
-                         progress: Progress = None) -> dict:
+async def generate_world(
+    conn: asyncpg.Connection, *, scale: str, seed: int, as_of: dt.date, progress: Progress = None
+) -> dict:
     with tempfile.TemporaryDirectory(prefix="svc-world-") as tmp:
         manifest = generate_bundle(Path(tmp), scale=scale, seed=seed, as_of=as_of, progress=progress)
         await import_bundle(conn, Path(tmp), progress)
@@ -42,8 +43,9 @@ async def world_is_empty(conn: asyncpg.Connection) -> bool:
     return not await Tx(conn).fetchval(Q.world.has_matches)
 
 
-async def load_bwf_world(conn: asyncpg.Connection, *, source: Path | None = None,
-                         progress: Progress = None) -> tuple[dict, Report]:
+async def load_bwf_world(
+    conn: asyncpg.Connection, *, source: Path | None = None, progress: Progress = None
+) -> tuple[dict, Report]:
     """The real world from the public BWF files (svc.world.sources.bwf; default: the copy
     shipped with the service), loaded like any bundle; returns the manifest and the report."""
     with tempfile.TemporaryDirectory(prefix="svc-bwf-") as tmp:

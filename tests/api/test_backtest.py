@@ -5,6 +5,7 @@ the plan, and bad parameters."""
 from __future__ import annotations
 
 import pytest
+
 from tests.support import make_key, walk
 
 
@@ -54,8 +55,13 @@ def by_hand(strategy: str, matches: list[dict], lo: float | None = None, hi: flo
         else:
             profit, run = profit - 1, run + 1
             worst = max(worst, run)
-    return {"bets": bets, "wins": wins, "profit": round(profit, 2), "worst_run": worst,
-            "expected": chance / bets if bets else None}
+    return {
+        "bets": bets,
+        "wins": wins,
+        "profit": round(profit, 2),
+        "worst_run": worst,
+        "expected": chance / bets if bets else None,
+    }
 
 
 @pytest.mark.parametrize("strategy", ["favourite", "outsider", "seeded", "unseeded", "steam", "drift"])
@@ -86,10 +92,13 @@ async def test_price_and_match_filters(client, odds_key, settled):
 async def test_plan_and_bad_parameters(client, plan_keys, odds_key):
     refused = await client.get("/v1/backtest", plan_keys["archive"], strategy="favourite")
     assert refused.status_code == 403 and refused.json_body["error"]["plan"] == "odds"
-    for params, status, name in (({}, 400, "strategy"), ({"strategy": "martingale"}, 422, "strategy"),
-                                 ({"strategy": "favourite", "min_price": "cheap"}, 400, "min_price"),
-                                 ({"strategy": "favourite", "min_price": "0.5"}, 422, "min_price"),
-                                 ({"strategy": "favourite", "min_price": "3", "max_price": "2"}, 422, "min_price")):
+    for params, status, name in (
+        ({}, 400, "strategy"),
+        ({"strategy": "martingale"}, 422, "strategy"),
+        ({"strategy": "favourite", "min_price": "cheap"}, 400, "min_price"),
+        ({"strategy": "favourite", "min_price": "0.5"}, 422, "min_price"),
+        ({"strategy": "favourite", "min_price": "3", "max_price": "2"}, 422, "min_price"),
+    ):
         r = await client.get("/v1/backtest", odds_key, **params)
         assert r.status_code == status and f"`{name}`" in r.json_body["error"]["message"], (params, r.json_body)
 
@@ -105,11 +114,22 @@ async def test_every_backtest_is_planned_for_its_own_filters(db_url):
     await db.open()
     try:
         for i in range(12):  # a cached statement is planned for its values five times, then may turn generic
-            await db.fetchrow(Q.backtest.run, strategy="steam", min_price=None, max_price=None,
-                              discipline=None if i % 2 else "MS", round=None, from_year=None, to_year=None)
-        generic = await db.run(lambda conn: conn.fetchval(
-            "SELECT coalesce(sum(generic_plans), 0) FROM pg_prepared_statements WHERE statement = $1",
-            Q.backtest.run.sql))
+            await db.fetchrow(
+                Q.backtest.run,
+                strategy="steam",
+                min_price=None,
+                max_price=None,
+                discipline=None if i % 2 else "MS",
+                round=None,
+                from_year=None,
+                to_year=None,
+            )
+        generic = await db.run(
+            lambda conn: conn.fetchval(
+                "SELECT coalesce(sum(generic_plans), 0) FROM pg_prepared_statements WHERE statement = $1",
+                Q.backtest.run.sql,
+            )
+        )
     finally:
         await db.close()
     assert Q.backtest.run.fresh_plan and generic == 0

@@ -7,12 +7,30 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+
 from tests.support import NOON, make_key, sql, walk
 
 TODAY = NOON.date()
 YESTERDAY = TODAY - dt.timedelta(days=1)
-EVENT_FIELDS = {"id", "tournament", "discipline", "sport_class", "team_event", "round_code", "start", "status",
-                "side1", "side2", "sets", "games", "winner", "outcome", "match", "odds", "duration_min"}
+EVENT_FIELDS = {
+    "id",
+    "tournament",
+    "discipline",
+    "sport_class",
+    "team_event",
+    "round_code",
+    "start",
+    "status",
+    "side1",
+    "side2",
+    "sets",
+    "games",
+    "winner",
+    "outcome",
+    "match",
+    "odds",
+    "duration_min",
+}
 
 
 async def test_results_yesterday_carry_closing_prices_on_a_free_key(client, free_only, db_url):
@@ -20,8 +38,12 @@ async def test_results_yesterday_carry_closing_prices_on_a_free_key(client, free
     events = r.json_body["data"]
     assert r.json_body["meta"]["date"] == YESTERDAY.isoformat()
     assert events, "the tiny world has matches finished yesterday"
-    priced = sql(db_url, "SELECT DISTINCT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id "
-                         "WHERE m.day = $1 AND m.status = 'finished'", YESTERDAY)
+    priced = sql(
+        db_url,
+        "SELECT DISTINCT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id "
+        "WHERE m.day = $1 AND m.status = 'finished'",
+        YESTERDAY,
+    )
     assert {e["id"] for e in events if e["odds"]} == {row["event_id"] for row in priced}
     for e in events:
         assert set(e) == EVENT_FIELDS
@@ -44,16 +66,24 @@ async def test_results_cursor_walk_returns_every_item_once(client, free, db_url)
     items, meta = await walk(client, free, "/v1/results", 3, date=YESTERDAY.isoformat())
     ids = [e["id"] for e in items]
     assert len(ids) == len(set(ids)) == meta["total"]
-    last = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"])
+    last = await client.get(
+        "/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"]
+    )
     assert last.json_body["meta"]["next_cursor"] == ""
     expected = sql(db_url, "SELECT count(*) AS n FROM matches WHERE status = 'finished' AND day = $1", YESTERDAY)
     assert meta["total"] == expected[0]["n"]
     by_page = []
     for page in range(1, meta["pages"] + 1):
-        by_page += [e["id"] for e in (await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"],
-                                                       page=page)).json_body["data"]]
+        by_page += [
+            e["id"]
+            for e in (
+                await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=page)
+            ).json_body["data"]
+        ]
     assert by_page == ids
-    past = await client.get("/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"] + 1)
+    past = await client.get(
+        "/v1/results", free, date=YESTERDAY.isoformat(), per_page=meta["per_page"], page=meta["pages"] + 1
+    )
     assert past.status_code == 422
 
 
@@ -86,8 +116,12 @@ async def test_event_by_id_matches_the_feed_and_prices_follow_the_plan(client, f
     assert one.status_code == 200 and one.json_body["data"] == fixture
     odds_key = make_key(db_url, "odds")
     with_odds = (await client.get(f"/v1/events/{fixture['id']}", odds_key)).json_body["data"]
-    priced = sql(db_url, "SELECT count(*) AS n FROM odds o JOIN matches m ON m.id = o.match_id "
-                         "WHERE m.event_id = $1 AND o.market = 'winner'", fixture["id"])[0]["n"]
+    priced = sql(
+        db_url,
+        "SELECT count(*) AS n FROM odds o JOIN matches m ON m.id = o.match_id "
+        "WHERE m.event_id = $1 AND o.market = 'winner'",
+        fixture["id"],
+    )[0]["n"]
     assert (with_odds["odds"] is not None) == (priced > 0)
     if priced:
         assert with_odds["odds"]["bookmakers"] == priced
@@ -101,9 +135,12 @@ def key(db_url):
 
 # -- /v1/events/{id}/points --------------------------------------------------------------
 async def test_points_add_up_to_the_score(client, key, db_url):
-    m = sql(db_url, "SELECT m.id, m.event_id, m.g1, m.g2 FROM matches m WHERE m.status = 'finished' "
-                    "AND m.outcome = 'played' AND EXISTS (SELECT 1 FROM rallies r WHERE r.match_id = m.id) "
-                    "ORDER BY m.id LIMIT 1")[0]
+    m = sql(
+        db_url,
+        "SELECT m.id, m.event_id, m.g1, m.g2 FROM matches m WHERE m.status = 'finished' "
+        "AND m.outcome = 'played' AND EXISTS (SELECT 1 FROM rallies r WHERE r.match_id = m.id) "
+        "ORDER BY m.id LIMIT 1",
+    )[0]
     r = await client.get(f"/v1/events/{m['event_id']}/points", key)
     assert r.status_code == 200
     games, meta = r.json_body["data"], r.json_body["meta"]
@@ -136,8 +173,11 @@ async def test_points_of_a_match_in_play_need_the_live_plan(client, key, db_url)
 
 
 async def test_points_of_a_match_without_rallies_is_an_empty_list_with_a_note(client, key, db_url):
-    old = sql(db_url, "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND NOT EXISTS "
-                      "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC NULLS LAST LIMIT 1")
+    old = sql(
+        db_url,
+        "SELECT m.event_id FROM matches m WHERE m.status = 'finished' AND NOT EXISTS "
+        "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.day DESC NULLS LAST LIMIT 1",
+    )
     r = await client.get(f"/v1/events/{old[0]['event_id']}/points", key)
     assert r.status_code == 200
     assert r.json_body["data"] == [] and r.json_body["meta"]["note"] and r.json_body["meta"]["sides"] is None
@@ -146,13 +186,26 @@ async def test_points_of_a_match_without_rallies_is_an_empty_list_with_a_note(cl
 # -- time: answers about a match in play are not kept long -----------------------------
 async def test_points_of_a_match_in_play_show_a_new_rally_within_seconds(cached_client, db_url, mock_clock):
     live_key = make_key(db_url, "live")
-    m = sql(db_url, "SELECT m.id, m.event_id FROM matches m WHERE m.status = 'live' AND EXISTS "
-                    "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.id LIMIT 1")[0]
+    m = sql(
+        db_url,
+        "SELECT m.id, m.event_id FROM matches m WHERE m.status = 'live' AND EXISTS "
+        "(SELECT 1 FROM rallies r WHERE r.match_id = m.id) ORDER BY m.id LIMIT 1",
+    )[0]
     first = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
-    last = sql(db_url, "SELECT game, rally, score1, score2 FROM rallies WHERE match_id = $1 "
-                       "ORDER BY game DESC, rally DESC LIMIT 1", m["id"])[0]
-    sql(db_url, "INSERT INTO rallies VALUES ($1, $2, $3, 1, 1, $4, $5)", m["id"], last["game"], last["rally"] + 1,
-        last["score1"] + 1, last["score2"])
+    last = sql(
+        db_url,
+        "SELECT game, rally, score1, score2 FROM rallies WHERE match_id = $1 ORDER BY game DESC, rally DESC LIMIT 1",
+        m["id"],
+    )[0]
+    sql(
+        db_url,
+        "INSERT INTO rallies VALUES ($1, $2, $3, 1, 1, $4, $5)",
+        m["id"],
+        last["game"],
+        last["rally"] + 1,
+        last["score1"] + 1,
+        last["score2"],
+    )
     again = (await cached_client.get(f"/v1/events/{m['event_id']}/points", live_key)).json_body
     assert again == first  # within the answer's short lifetime
     mock_clock.jump(3)

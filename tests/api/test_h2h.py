@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.support import make_key, sql
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
@@ -15,10 +16,14 @@ def key(db_url):
 
 def rivals(db_url, doubles: bool):
     """The two players who met most often on opposite sides (in doubles, or in singles)."""
-    return sql(db_url, """
+    return sql(
+        db_url,
+        """
         SELECT a, b, count(*) AS n FROM matches m, unnest(m.side1) a, unnest(m.side2) b
         WHERE m.status = 'finished' AND (cardinality(m.side1) = 2) = $1
-        GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 1""", doubles)[0]
+        GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 1""",
+        doubles,
+    )[0]
 
 
 def sides(match: dict) -> tuple[set[str], set[str]]:
@@ -42,8 +47,13 @@ async def test_h2h_lists_every_meeting_and_mirrors(client, db_url, key, doubles)
         assert m_ab["games"] == [[b2, a2] for a2, b2 in m_ba["games"]]
         assert m_ab["winner"] == 3 - m_ba["winner"]
     assert x["player1"]["wins"] + x["player2"]["wins"] == x["meetings"]
-    expected = sql(db_url, """SELECT id FROM matches WHERE status = 'finished'
-                              AND (($1 = ANY(side1) AND $2 = ANY(side2)) OR ($2 = ANY(side1) AND $1 = ANY(side2)))""", a, b)
+    expected = sql(
+        db_url,
+        """SELECT id FROM matches WHERE status = 'finished'
+                              AND (($1 = ANY(side1) AND $2 = ANY(side2)) OR ($2 = ANY(side1) AND $1 = ANY(side2)))""",
+        a,
+        b,
+    )
     assert {m["id"] for m in x["matches"]} == {r["id"] for r in expected} and len(expected) >= pair["n"]
     wins_a = 0
     for m in x["matches"]:
@@ -57,9 +67,12 @@ async def test_h2h_lists_every_meeting_and_mirrors(client, db_url, key, doubles)
 
 async def test_h2h_across_disciplines(client, db_url, key):
     # Two players who met both in singles and in doubles, if the world has such a pair: both are listed.
-    rows = sql(db_url, """
+    rows = sql(
+        db_url,
+        """
         SELECT a, b FROM matches m, unnest(m.side1) a, unnest(m.side2) b WHERE m.status = 'finished'
-        GROUP BY a, b HAVING count(DISTINCT cardinality(m.side1)) = 2 ORDER BY a, b LIMIT 1""")
+        GROUP BY a, b HAVING count(DISTINCT cardinality(m.side1)) = 2 ORDER BY a, b LIMIT 1""",
+    )
     if not rows:
         pytest.skip("no pair met in both singles and doubles in this world")
     h = (await client.get("/v1/h2h", key, player1=rows[0]["a"], player2=rows[0]["b"])).json_body["data"]
@@ -67,10 +80,13 @@ async def test_h2h_across_disciplines(client, db_url, key):
 
 
 async def test_h2h_of_players_who_never_met(client, db_url, key):
-    pair = sql(db_url, """
+    pair = sql(
+        db_url,
+        """
         SELECT a.id AS a, b.id AS b FROM players a, players b WHERE a.id < b.id AND NOT EXISTS (
             SELECT 1 FROM matches m WHERE (a.id = ANY(m.side1) AND b.id = ANY(m.side2)) OR (b.id = ANY(m.side1) AND a.id = ANY(m.side2)))
-        ORDER BY a.id, b.id LIMIT 1""")[0]
+        ORDER BY a.id, b.id LIMIT 1""",
+    )[0]
     r = await client.get("/v1/h2h", key, player1=pair["a"], player2=pair["b"])
     assert r.status_code == 200
     d = r.json_body["data"]
@@ -96,10 +112,13 @@ async def test_h2h_needs_two_known_different_players_and_the_archive_plan(client
 
 
 async def test_h2h_prices_follow_the_plan(client, db_url):
-    pair = sql(db_url, """
+    pair = sql(
+        db_url,
+        """
         SELECT m.side1[1] AS a, m.side2[1] AS b FROM matches m
         WHERE m.status = 'finished' AND EXISTS (SELECT 1 FROM odds o WHERE o.match_id = m.id AND o.market = 'winner')
-        ORDER BY m.id LIMIT 1""")[0]
+        ORDER BY m.id LIMIT 1""",
+    )[0]
     archive = await client.get("/v1/h2h", make_key(db_url, "archive"), player1=pair["a"], player2=pair["b"])
     odds = await client.get("/v1/h2h", make_key(db_url, "odds"), player1=pair["a"], player2=pair["b"])
     assert all(m["odds"] is None for m in archive.json_body["data"]["matches"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.support import make_key, sql, walk
 
 
@@ -24,11 +25,19 @@ async def test_a_free_key_is_asked_to_upgrade_to_archive(client, plan_keys, path
 
 
 async def test_bad_parameters_name_the_parameter(client, key):
-    cases = [(dict(player="tr_abc"), 400, "player"), (dict(tournament="pl_abc"), 400, "tournament"),
-             (dict(round="R256"), 422, "round"), (dict(year=1898), 422, "year"), (dict(discipline="MX"), 422, "discipline"),
-             (dict(with_odds="yes"), 400, "with_odds"), (dict(series="no-such-series"), 422, "series"),
-             (dict(player="pl_nosuchplayer"), 422, "player"), (dict(tournament="tr_nosuchedition"), 422, "tournament"),
-             (dict(per_page=0), 422, "per_page"), (dict(cursor="garbage"), 400, "cursor")]
+    cases = [
+        (dict(player="tr_abc"), 400, "player"),
+        (dict(tournament="pl_abc"), 400, "tournament"),
+        (dict(round="R256"), 422, "round"),
+        (dict(year=1898), 422, "year"),
+        (dict(discipline="MX"), 422, "discipline"),
+        (dict(with_odds="yes"), 400, "with_odds"),
+        (dict(series="no-such-series"), 422, "series"),
+        (dict(player="pl_nosuchplayer"), 422, "player"),
+        (dict(tournament="tr_nosuchedition"), 422, "tournament"),
+        (dict(per_page=0), 422, "per_page"),
+        (dict(cursor="garbage"), 400, "cursor"),
+    ]
     for params, status, name in cases:
         r = await client.get("/v1/matches", key, **params)
         assert r.status_code == status, (params, r.json_body)
@@ -65,8 +74,11 @@ async def test_the_whole_list_and_its_fast_counts_agree_with_the_table(client, k
     first = await client.get("/v1/matches", key, per_page=5)
     assert first.json_body["meta"]["total"] == sql(db_url, "SELECT count(*) AS n FROM matches")[0]["n"]
     assert newest_first(first.json_body["data"])
-    for params, where in [(dict(discipline="WD"), "discipline = 'WD'"), (dict(round="F"), "round_code = 'F'"),
-                          (dict(discipline="MS", round="QF"), "discipline = 'MS' AND round_code = 'QF'")]:
+    for params, where in [
+        (dict(discipline="WD"), "discipline = 'WD'"),
+        (dict(round="F"), "round_code = 'F'"),
+        (dict(discipline="MS", round="QF"), "discipline = 'MS' AND round_code = 'QF'"),
+    ]:
         r = await client.get("/v1/matches", key, per_page=3, **params)
         assert r.json_body["meta"]["total"] == sql(db_url, f"SELECT count(*) AS n FROM matches WHERE {where}")[0]["n"]
         for m in r.json_body["data"]:
@@ -74,25 +86,39 @@ async def test_the_whole_list_and_its_fast_counts_agree_with_the_table(client, k
 
 
 async def test_with_odds_keeps_only_finished_matches_with_prices(client, key, plan_keys, db_url):
-    priced = sql(db_url, "SELECT count(*) AS n FROM matches m WHERE m.status = 'finished' AND EXISTS "
-                         "(SELECT 1 FROM odds o WHERE o.match_id = m.id AND o.market = 'winner')")[0]["n"]
+    priced = sql(
+        db_url,
+        "SELECT count(*) AS n FROM matches m WHERE m.status = 'finished' AND EXISTS "
+        "(SELECT 1 FROM odds o WHERE o.match_id = m.id AND o.market = 'winner')",
+    )[0]["n"]
     assert priced > 0
     r = await client.get("/v1/matches", plan_keys["odds"], with_odds="true", per_page=50)
     assert r.json_body["meta"]["total"] == priced
     assert all(m["odds"] and m["status"] == "finished" for m in r.json_body["data"])
     archive = await client.get("/v1/matches", key, with_odds="true", discipline="MS", per_page=50)
     assert archive.json_body["data"] and all(m["odds"] is None for m in archive.json_body["data"])  # prices: Odds plan
-    ms = sql(db_url, "SELECT count(*) AS n FROM matches m WHERE m.status = 'finished' AND m.discipline = 'MS' AND "
-                     "EXISTS (SELECT 1 FROM odds o WHERE o.match_id = m.id AND o.market = 'winner')")[0]["n"]
+    ms = sql(
+        db_url,
+        "SELECT count(*) AS n FROM matches m WHERE m.status = 'finished' AND m.discipline = 'MS' AND "
+        "EXISTS (SELECT 1 FROM odds o WHERE o.match_id = m.id AND o.market = 'winner')",
+    )[0]["n"]
     assert archive.json_body["meta"]["total"] == ms
 
 
 async def test_series_and_year_filters(client, key, db_url):
-    t = sql(db_url, "SELECT series, year FROM tournaments t WHERE EXISTS (SELECT 1 FROM matches m "
-                    "WHERE m.tournament_id = t.id) AND series = 'all-england' ORDER BY year DESC LIMIT 1")[0]
+    t = sql(
+        db_url,
+        "SELECT series, year FROM tournaments t WHERE EXISTS (SELECT 1 FROM matches m "
+        "WHERE m.tournament_id = t.id) AND series = 'all-england' ORDER BY year DESC LIMIT 1",
+    )[0]
     items, meta = await walk(client, key, "/v1/matches", 200, series=t["series"], year=t["year"], round="SF")
-    expected = sql(db_url, "SELECT count(*) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
-                           "WHERE t.series = $1 AND t.year = $2 AND m.round_code = 'SF'", t["series"], t["year"])[0]["n"]
+    expected = sql(
+        db_url,
+        "SELECT count(*) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
+        "WHERE t.series = $1 AND t.year = $2 AND m.round_code = 'SF'",
+        t["series"],
+        t["year"],
+    )[0]["n"]
     assert meta["total"] == len(items) == expected > 0
     assert {m["tournament"]["year"] for m in items} == {t["year"]}
     series_only = await client.get("/v1/matches", key, series=t["series"], per_page=1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+
 from tests.support import NOON, make_key, sql
 
 
@@ -17,10 +18,13 @@ def odds_key(db_url):
 @pytest.fixture(scope="module")
 def priced(db_url):
     """A finished match with prices in every market (two bookmakers price the line markets)."""
-    return sql(db_url, """
+    return sql(
+        db_url,
+        """
         SELECT m.id, m.event_id FROM matches m
         WHERE m.status = 'finished' AND (SELECT count(DISTINCT market) FROM odds o WHERE o.match_id = m.id) = 5
-        ORDER BY m.id LIMIT 1""")[0]
+        ORDER BY m.id LIMIT 1""",
+    )[0]
 
 
 async def test_the_odds_plan_is_needed(client, plan_keys, priced):
@@ -33,8 +37,12 @@ async def test_every_bookmakers_prices_as_held(client, odds_key, db_url, priced)
     r = await client.get(f"/v1/odds/{priced['id']}", odds_key)
     data = r.json_body["data"]
     assert data["match"] == priced["id"] and data["event"] == priced["event_id"] and data["status"] == "finished"
-    held = sql(db_url, "SELECT market, line::float8 AS line, bookmaker, open1::float8, open2::float8, close1::float8,"
-                       " close2::float8 FROM odds WHERE match_id = $1", priced["id"])
+    held = sql(
+        db_url,
+        "SELECT market, line::float8 AS line, bookmaker, open1::float8, open2::float8, close1::float8,"
+        " close2::float8 FROM odds WHERE match_id = $1",
+        priced["id"],
+    )
     served = {(m["market"], m["line"], b["bookmaker"]): b for m in data["markets"] for b in m["bookmakers"]}
     assert len(served) == len(held)
     for h in held:
@@ -60,8 +68,11 @@ async def test_the_winner_market_agrees_with_the_results_feed(client, odds_key, 
 async def test_unknown_unpriced_and_malformed_ids(client, odds_key, db_url):
     missing = await client.get("/v1/odds/mt_zzzzzzzzzzzz", odds_key)
     assert missing.status_code == 404 and missing.json_body["error"]["code"] == "not_found"
-    unpriced = sql(db_url, "SELECT m.id FROM matches m WHERE NOT EXISTS (SELECT 1 FROM odds o WHERE o.match_id = m.id)"
-                           " ORDER BY m.id LIMIT 1")[0]["id"]
+    unpriced = sql(
+        db_url,
+        "SELECT m.id FROM matches m WHERE NOT EXISTS (SELECT 1 FROM odds o WHERE o.match_id = m.id)"
+        " ORDER BY m.id LIMIT 1",
+    )[0]["id"]
     none = await client.get(f"/v1/odds/{unpriced}", odds_key)
     assert none.status_code == 404 and "no prices" in none.json_body["error"]["message"]
     wrong = await client.get("/v1/odds/pl_abc", odds_key)
@@ -69,8 +80,11 @@ async def test_unknown_unpriced_and_malformed_ids(client, odds_key, db_url):
 
 
 async def test_in_play_prices_are_for_live_keys(client, odds_key, db_url):
-    live = sql(db_url, "SELECT m.id FROM matches m WHERE m.status = 'live' AND EXISTS "
-                       "(SELECT 1 FROM odds o WHERE o.match_id = m.id) ORDER BY m.id LIMIT 1")[0]["id"]
+    live = sql(
+        db_url,
+        "SELECT m.id FROM matches m WHERE m.status = 'live' AND EXISTS "
+        "(SELECT 1 FROM odds o WHERE o.match_id = m.id) ORDER BY m.id LIMIT 1",
+    )[0]["id"]
     at = NOON - dt.timedelta(minutes=3)
     sql(db_url, "INSERT INTO live_prices VALUES ($1, 'Northbet', 1.55, 2.40, $2) ON CONFLICT DO NOTHING", live, at)
     as_odds = (await client.get(f"/v1/odds/{live}", odds_key)).json_body["data"]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.support import NOON, sql, walk
 
 TODAY = NOON.date()
 STARTED = "(t.start_date IS NULL OR t.start_date <= $1)"  # editions staged so far
-
-
 
 
 @pytest.fixture(scope="module")
@@ -19,11 +18,15 @@ def key(plan_keys):
 @pytest.fixture(scope="module")
 def busiest_country(db_url):
     """The country with most titles that also staged editions."""
-    return sql(db_url, f"""
+    return sql(
+        db_url,
+        f"""
         SELECT cs.code FROM country_stats cs
         WHERE EXISTS (SELECT 1 FROM tournaments t JOIN cities c ON c.id = t.city_id
                       WHERE c.country = cs.code AND {STARTED})
-        ORDER BY cs.titles DESC, cs.code LIMIT 1""", TODAY)[0]["code"]
+        ORDER BY cs.titles DESC, cs.code LIMIT 1""",
+        TODAY,
+    )[0]["code"]
 
 
 # -- plans and bad input ----------------------------------------------------------------
@@ -58,8 +61,17 @@ async def test_country_profile_agrees_with_the_country_list(client, key, busiest
     r = await client.get(f"/v1/countries/{busiest_country.lower()}", key)  # capitals do not matter
     assert r.status_code == 200
     c = r.json_body["data"]
-    assert set(c) >= {"code", "name", "players", "active_players", "titles", "titles_by_discipline", "top_players",
-                      "recent_titles", "hosted"}
+    assert set(c) >= {
+        "code",
+        "name",
+        "players",
+        "active_players",
+        "titles",
+        "titles_by_discipline",
+        "top_players",
+        "recent_titles",
+        "hosted",
+    }
     for field in ("code", "name", "players", "active_players", "titles", "titles_by_discipline"):
         assert c[field] == listed[field], field
     assert c["titles"] > 0
@@ -92,8 +104,12 @@ async def test_country_top_players_are_its_own_best_first(client, key, db_url, b
 
 async def test_country_hosted_lists_every_edition_staged_there(client, key, db_url, busiest_country):
     hosted = (await client.get(f"/v1/countries/{busiest_country}", key)).json_body["data"]["hosted"]
-    expected = sql(db_url, f"SELECT t.id FROM tournaments t JOIN cities c ON c.id = t.city_id "
-                           f"WHERE c.country = $2 AND {STARTED}", TODAY, busiest_country)
+    expected = sql(
+        db_url,
+        f"SELECT t.id FROM tournaments t JOIN cities c ON c.id = t.city_id WHERE c.country = $2 AND {STARTED}",
+        TODAY,
+        busiest_country,
+    )
     assert sorted(h["id"] for h in hosted) == sorted(r["id"] for r in expected)
     years = [h["year"] for h in hosted]
     assert years == sorted(years, reverse=True)
@@ -114,9 +130,13 @@ async def test_venues_walk_every_hall_once_most_editions_first(client, key, db_u
 
 
 async def test_venue_elevation_is_its_own_else_its_citys(client, key, db_url):
-    rows = sql(db_url, "SELECT v.id, v.elevation_m AS own, c.elevation_m AS city FROM venues v "
-                       "JOIN cities c ON c.id = v.city_id JOIN tournaments t ON t.venue_id = v.id "
-                       "WHERE t.start_date <= $1", TODAY)
+    rows = sql(
+        db_url,
+        "SELECT v.id, v.elevation_m AS own, c.elevation_m AS city FROM venues v "
+        "JOIN cities c ON c.id = v.city_id JOIN tournaments t ON t.venue_id = v.id "
+        "WHERE t.start_date <= $1",
+        TODAY,
+    )
     own = next(r for r in rows if r["own"] is not None)
     borrowed = next(r for r in rows if r["own"] is None and r["city"] is not None)
     assert (await client.get(f"/v1/venues/{own['id']}", key)).json_body["data"]["elevation_m"] == own["own"]
@@ -124,8 +144,12 @@ async def test_venue_elevation_is_its_own_else_its_citys(client, key, db_url):
 
 
 async def test_venue_filters(client, key, db_url):
-    hall = sql(db_url, "SELECT v.name, c.name AS city, c.country FROM venues v JOIN cities c ON c.id = v.city_id "
-                       "JOIN tournaments t ON t.venue_id = v.id WHERE t.start_date <= $1 ORDER BY v.id LIMIT 1", TODAY)[0]
+    hall = sql(
+        db_url,
+        "SELECT v.name, c.name AS city, c.country FROM venues v JOIN cities c ON c.id = v.city_id "
+        "JOIN tournaments t ON t.venue_id = v.id WHERE t.start_date <= $1 ORDER BY v.id LIMIT 1",
+        TODAY,
+    )[0]
     word = hall["name"].split()[0]
     found = (await client.get("/v1/venues", key, q=word.upper(), per_page=200)).json_body["data"]
     assert hall["name"] in [v["name"] for v in found]

@@ -9,6 +9,7 @@ import datetime as dt
 from collections import Counter
 
 import pytest
+
 from tests.support import NOON, make_key, sql, walk
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
@@ -24,22 +25,26 @@ def key(db_url):
 @pytest.fixture(scope="module")
 def busiest(db_url):
     """The player with the most finished matches."""
-    return sql(db_url, """
+    return sql(
+        db_url,
+        """
         SELECT p, count(*) AS n FROM matches m, unnest(m.side1 || m.side2) AS p
-        WHERE m.status = 'finished' GROUP BY p ORDER BY count(*) DESC, p LIMIT 1""")[0]["p"]
+        WHERE m.status = 'finished' GROUP BY p ORDER BY count(*) DESC, p LIMIT 1""",
+    )[0]["p"]
 
 
 @pytest.fixture(scope="module")
 def doubles_player(db_url):
     """The player with the most distinct doubles partners."""
-    return sql(db_url, """
+    return sql(
+        db_url,
+        """
         SELECT p, count(DISTINCT q) FROM matches m,
              LATERAL (SELECT s.side[1] AS p, s.side[2] AS q FROM (VALUES (m.side1), (m.side2)) s(side)
                       UNION ALL SELECT s.side[2], s.side[1] FROM (VALUES (m.side1), (m.side2)) s(side)) x
         WHERE m.status = 'finished' AND cardinality(m.side1) = 2
-        GROUP BY p ORDER BY 2 DESC, p LIMIT 1""")[0]["p"]
-
-
+        GROUP BY p ORDER BY 2 DESC, p LIMIT 1""",
+    )[0]["p"]
 
 
 def side_of(match: dict, player: str) -> int:
@@ -74,8 +79,12 @@ async def test_a_player_without_matches_has_empty_answers(client, db_url, key):
     # A player held (as from a ranking list) who has not played a draw match: added to this
     # module's own copy of the world, since the tiny world may have none.
     pid = "pl_c3idle2player"
-    sql(db_url, """INSERT INTO players (id, name, slug, country, gender, strength)
-                   VALUES ($1, 'Idle PLAYER', 'idle-player', NULL, 'W', 0) ON CONFLICT DO NOTHING""", pid)
+    sql(
+        db_url,
+        """INSERT INTO players (id, name, slug, country, gender, strength)
+                   VALUES ($1, 'Idle PLAYER', 'idle-player', NULL, 'W', 0) ON CONFLICT DO NOTHING""",
+        pid,
+    )
     for sub in SUB:
         r = await client.get(f"/v1/players/{pid}/{sub}", key)
         assert r.status_code == 200, sub
@@ -88,18 +97,29 @@ async def test_a_player_without_matches_has_empty_answers(client, db_url, key):
     assert (await client.get(f"/v1/players/{pid}/form", key)).json_body["meta"]["current_run"] is None
 
 
-@pytest.mark.parametrize("sub,params,name,status", [
-    ("opponents", {"limit": 0}, "limit", 422), ("opponents", {"limit": 101}, "limit", 422),
-    ("opponents", {"limit": "x"}, "limit", 400),
-    ("form", {"last": 0}, "last", 422), ("form", {"last": 51}, "last", 422),
-    ("schedule", {"last": 0}, "last", 422), ("schedule", {"last": 101}, "last", 422),
-    ("schedule", {"date": "2026-02-30"}, "date", 400), ("schedule", {"date": "yesterday"}, "date", 400),
-    ("matches", {"year": 1898}, "year", 422), ("matches", {"per_page": 201}, "per_page", 422),
-    ("matches", {"discipline": "XX"}, "discipline", 422), ("partners", {"discipline": "MX"}, "discipline", 422),
-    ("titles", {"discipline": "singles"}, "discipline", 422), ("stats", {"from_": 1800}, "from", 422),
-    ("stats", {"from_": 2020, "to": 2010}, "from", 422), ("stats", {"to": "2020.5"}, "to", 400),
-    ("titles", {"year": 2020}, "year", 400),
-])
+@pytest.mark.parametrize(
+    "sub,params,name,status",
+    [
+        ("opponents", {"limit": 0}, "limit", 422),
+        ("opponents", {"limit": 101}, "limit", 422),
+        ("opponents", {"limit": "x"}, "limit", 400),
+        ("form", {"last": 0}, "last", 422),
+        ("form", {"last": 51}, "last", 422),
+        ("schedule", {"last": 0}, "last", 422),
+        ("schedule", {"last": 101}, "last", 422),
+        ("schedule", {"date": "2026-02-30"}, "date", 400),
+        ("schedule", {"date": "yesterday"}, "date", 400),
+        ("matches", {"year": 1898}, "year", 422),
+        ("matches", {"per_page": 201}, "per_page", 422),
+        ("matches", {"discipline": "XX"}, "discipline", 422),
+        ("partners", {"discipline": "MX"}, "discipline", 422),
+        ("titles", {"discipline": "singles"}, "discipline", 422),
+        ("stats", {"from_": 1800}, "from", 422),
+        ("stats", {"from_": 2020, "to": 2010}, "from", 422),
+        ("stats", {"to": "2020.5"}, "to", 400),
+        ("titles", {"year": 2020}, "year", 400),
+    ],
+)
 async def test_bad_parameters_name_the_parameter(client, busiest, key, sub, params, name, status):
     r = await client.get(f"/v1/players/{busiest}/{sub}", key, **params)
     assert r.status_code == status, r.json_body
@@ -134,9 +154,15 @@ async def test_matches_walk_returns_every_match_once_newest_first(client, db_url
 
 
 async def test_matches_filters(client, db_url, busiest, key):
-    row = sql(db_url, """SELECT t.year, m.discipline, count(*) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-                         WHERE $1 = ANY(m.side1 || m.side2) GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1""", busiest)[0]
-    items = (await walk(client, key, f"/v1/players/{busiest}/matches", 50, year=row["year"], discipline=row["discipline"]))[0]
+    row = sql(
+        db_url,
+        """SELECT t.year, m.discipline, count(*) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+                         WHERE $1 = ANY(m.side1 || m.side2) GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1""",
+        busiest,
+    )[0]
+    items = (
+        await walk(client, key, f"/v1/players/{busiest}/matches", 50, year=row["year"], discipline=row["discipline"])
+    )[0]
     assert len(items) == row["n"]
     assert {m["tournament"]["year"] for m in items} == {row["year"]}
     assert {m["discipline"] for m in items} == {row["discipline"]}
@@ -149,8 +175,12 @@ async def test_matches_filters(client, db_url, busiest, key):
 async def test_cursor_is_tied_to_the_player_and_filters(client, db_url, busiest, key):
     r = await client.get(f"/v1/players/{busiest}/matches", key, per_page=2)
     cursor = r.json_body["meta"]["next_cursor"]
-    someone_else = sql(db_url, "SELECT p FROM matches m, unnest(m.side1 || m.side2) AS p WHERE p <> $1 "
-                               "GROUP BY p ORDER BY count(*) DESC, p LIMIT 1", busiest)[0]["p"]
+    someone_else = sql(
+        db_url,
+        "SELECT p FROM matches m, unnest(m.side1 || m.side2) AS p WHERE p <> $1 "
+        "GROUP BY p ORDER BY count(*) DESC, p LIMIT 1",
+        busiest,
+    )[0]["p"]
     other = await client.get(f"/v1/players/{someone_else}/matches", key, per_page=2, cursor=cursor)
     assert other.status_code == 400 and "`cursor`" in other.json_body["error"]["message"]
 
@@ -196,9 +226,13 @@ def rate(won, played):
 @pytest.mark.parametrize("who", ["busiest", "walkover", "retired"])
 async def test_stats_agree_with_the_players_matches(client, db_url, busiest, key, who):
     if who != "busiest":  # the busiest player among those with a walkover (or retirement) on either side
-        busiest = sql(db_url, """
+        busiest = sql(
+            db_url,
+            """
             SELECT p FROM matches m, unnest(m.side1 || m.side2) AS p WHERE m.status = 'finished'
-            GROUP BY p HAVING bool_or(m.outcome = $1) ORDER BY count(*) DESC, p LIMIT 1""", who)[0]["p"]
+            GROUP BY p HAVING bool_or(m.outcome = $1) ORDER BY count(*) DESC, p LIMIT 1""",
+            who,
+        )[0]["p"]
     matches = (await walk(client, key, f"/v1/players/{busiest}/matches", 200))[0]
     e = expected_stats(matches, busiest)
     r = await client.get(f"/v1/players/{busiest}/stats", key)
@@ -210,10 +244,22 @@ async def test_stats_agree_with_the_players_matches(client, db_url, busiest, key
     assert s["win_rate"] == rate(e["wins"], e["matches"])
     assert s["game_win_rate"] == rate(e["games_won"], e["games"])
     assert s["point_share"] == rate(e["points_won"], e["points"])
-    assert s["deciding_games"] == {"played": e["deciding"], "won": e["deciding_won"], "rate": rate(e["deciding_won"], e["deciding"])}
+    assert s["deciding_games"] == {
+        "played": e["deciding"],
+        "won": e["deciding_won"],
+        "rate": rate(e["deciding_won"], e["deciding"]),
+    }
     assert s["extended_games"] == {"played": e["ext"], "won": e["ext_won"], "rate": rate(e["ext_won"], e["ext"])}
-    assert s["after_losing_first_game"] == {"played": e["alf"], "won": e["alf_won"], "rate": rate(e["alf_won"], e["alf"])}
-    assert s["after_winning_first_game"] == {"played": e["awf"], "won": e["awf_won"], "rate": rate(e["awf_won"], e["awf"])}
+    assert s["after_losing_first_game"] == {
+        "played": e["alf"],
+        "won": e["alf_won"],
+        "rate": rate(e["alf_won"], e["alf"]),
+    }
+    assert s["after_winning_first_game"] == {
+        "played": e["awf"],
+        "won": e["awf_won"],
+        "rate": rate(e["awf_won"], e["awf"]),
+    }
     assert s["retirements"] == {"won": e["retired_won"], "lost": e["retired_lost"]}
     assert s["walkovers"] == {"won": e["walkover_won"], "lost": e["walkover_lost"]}
     if who != "busiest":
@@ -224,17 +270,24 @@ async def test_stats_agree_with_the_players_matches(client, db_url, busiest, key
 
 async def test_stats_wins_equal_won_matches_for_the_same_filters(client, db_url, key):
     # Every (player, year, discipline) with finished matches of three well-travelled players.
-    combos = sql(db_url, """
+    combos = sql(
+        db_url,
+        """
         WITH top AS (SELECT p FROM matches m, unnest(m.side1 || m.side2) p WHERE m.status = 'finished'
                      GROUP BY p ORDER BY count(*) DESC, p LIMIT 3)
         SELECT DISTINCT top.p, t.year, m.discipline FROM top JOIN matches m ON top.p = ANY(m.side1 || m.side2)
-        JOIN tournaments t ON t.id = m.tournament_id WHERE m.status = 'finished' ORDER BY 1, 2, 3 LIMIT 12""")
+        JOIN tournaments t ON t.id = m.tournament_id WHERE m.status = 'finished' ORDER BY 1, 2, 3 LIMIT 12""",
+    )
     assert combos
     for c in combos:
-        items = (await walk(client, key, f"/v1/players/{c['p']}/matches", 200, year=c["year"], discipline=c["discipline"]))[0]
+        items = (
+            await walk(client, key, f"/v1/players/{c['p']}/matches", 200, year=c["year"], discipline=c["discipline"])
+        )[0]
         won = sum(1 for m in items if m["winner"] == side_of(m, c["p"]))
         finished = sum(1 for m in items if m["status"] == "finished")
-        r = await client.get(f"/v1/players/{c['p']}/stats", key, discipline=c["discipline"], from_=c["year"], to=c["year"])
+        r = await client.get(
+            f"/v1/players/{c['p']}/stats", key, discipline=c["discipline"], from_=c["year"], to=c["year"]
+        )
         [s] = r.json_body["data"]
         assert (s["wins"], s["matches"]) == (won, finished), c
         assert s["filters"] == {"discipline": c["discipline"], "from": c["year"], "to": c["year"]}
@@ -249,24 +302,33 @@ async def test_stats_of_a_range_add_up_and_an_empty_range_has_no_rates(client, b
     late = (await client.get(f"/v1/players/{busiest}/stats", key, from_=cut)).json_body["data"][0]
     for field in ("matches", "wins"):
         assert early[field] + late[field] == whole[field]
-    empty = (await client.get(f"/v1/players/{busiest}/stats", key, from_=1899, to=1899, discipline="XD")).json_body["data"][0]
+    empty = (await client.get(f"/v1/players/{busiest}/stats", key, from_=1899, to=1899, discipline="XD")).json_body[
+        "data"
+    ][0]
     assert empty["matches"] == 0 and empty["win_rate"] is None and empty["deciding_games"]["rate"] is None
     assert empty["by_discipline"] == {}
 
 
 # -- titles -----------------------------------------------------------------------------
 async def test_titles_equal_the_finals_won_in_the_draws(client, db_url, key):
-    finalists = sql(db_url, """
+    finalists = sql(
+        db_url,
+        """
         SELECT p, count(*) FILTER (WHERE won) AS titles FROM (
             SELECT unnest(CASE m.winner WHEN 1 THEN m.side1 ELSE m.side2 END) AS p, true AS won
             FROM matches m JOIN tournaments t ON t.id = m.tournament_id
             WHERE m.round_code = 'F' AND NOT t.team AND m.status = 'finished') x
-        GROUP BY p ORDER BY 2 DESC, p LIMIT 4""")
+        GROUP BY p ORDER BY 2 DESC, p LIMIT 4""",
+    )
     for f in finalists:
         p = f["p"]
-        finals = sql(db_url, """
+        finals = sql(
+            db_url,
+            """
             SELECT m.id, (m.winner = 1) = ($1 = ANY(m.side1)) AS won FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-            WHERE m.round_code = 'F' AND NOT t.team AND m.status = 'finished' AND $1 = ANY(m.side1 || m.side2)""", p)
+            WHERE m.round_code = 'F' AND NOT t.team AND m.status = 'finished' AND $1 = ANY(m.side1 || m.side2)""",
+            p,
+        )
         r = await client.get(f"/v1/players/{p}/titles", key)
         rows = r.json_body["data"]
         assert {t["match"] for t in rows} == {f["id"] for f in finals}
@@ -279,9 +341,12 @@ async def test_titles_equal_the_finals_won_in_the_draws(client, db_url, key):
 
 
 async def test_title_rows_are_from_the_players_side(client, db_url, key):
-    p = sql(db_url, """SELECT unnest(m.side2) AS p FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+    p = sql(
+        db_url,
+        """SELECT unnest(m.side2) AS p FROM matches m JOIN tournaments t ON t.id = m.tournament_id
                        WHERE m.round_code = 'F' AND NOT t.team AND m.status = 'finished' AND cardinality(m.side2) = 2
-                       ORDER BY m.id LIMIT 1""")[0]["p"]
+                       ORDER BY m.id LIMIT 1""",
+    )[0]["p"]
     rows = (await client.get(f"/v1/players/{p}/titles", key)).json_body["data"]
     assert rows
     by_id = {m["id"]: m for m in (await walk(client, key, f"/v1/players/{p}/matches", 200))[0]}
@@ -377,16 +442,17 @@ async def test_player_matches_are_told_from_the_players_side(client, db_url, bus
 TODAY = NOON.date()
 
 
-
-
 @pytest.fixture(scope="module")
 def traveller(db_url):
     """The player who played in the most editions, up to 100 (so that `last=100` shows the
     whole career, which the agreements below compare with career totals)."""
-    return sql(db_url, """
+    return sql(
+        db_url,
+        """
         SELECT p FROM matches m, unnest(m.side1 || m.side2) p GROUP BY p
         HAVING count(DISTINCT m.tournament_id) <= 100
-        ORDER BY count(DISTINCT m.tournament_id) DESC, p LIMIT 1""")[0]["p"]
+        ORDER BY count(DISTINCT m.tournament_id) DESC, p LIMIT 1""",
+    )[0]["p"]
 
 
 def d(text: str | None) -> dt.date | None:
@@ -427,16 +493,22 @@ async def test_schedule_agrees_with_stats_and_titles(client, traveller, key):
 
 async def test_schedule_as_on_an_earlier_day(client, db_url, key):
     # A final won: the day before it, the event shows no title and one match fewer played by then.
-    f = sql(db_url, """
+    f = sql(
+        db_url,
+        """
         SELECT m.tournament_id, m.day, CASE m.winner WHEN 1 THEN m.side1[1] ELSE m.side2[1] END AS p
         FROM matches m JOIN tournaments t ON t.id = m.tournament_id
         WHERE m.round_code = 'F' AND NOT t.team AND m.status = 'finished' AND m.day > t.start_date
           AND NOT EXISTS (SELECT 1 FROM matches o WHERE o.tournament_id = m.tournament_id AND o.day = m.day AND o.id <> m.id
                           AND (CASE m.winner WHEN 1 THEN m.side1[1] ELSE m.side2[1] END) = ANY(o.side1 || o.side2))
-        ORDER BY m.day DESC, m.id LIMIT 1""")[0]
+        ORDER BY m.day DESC, m.id LIMIT 1""",
+    )[0]
     on = (await client.get(f"/v1/players/{f['p']}/schedule", key, date=f["day"].isoformat(), last=100)).json_body
-    before = (await client.get(f"/v1/players/{f['p']}/schedule", key,
-                               date=(f["day"] - dt.timedelta(days=1)).isoformat(), last=100)).json_body
+    before = (
+        await client.get(
+            f"/v1/players/{f['p']}/schedule", key, date=(f["day"] - dt.timedelta(days=1)).isoformat(), last=100
+        )
+    ).json_body
     row_on = next(x for x in on["data"] if x["tournament"]["id"] == f["tournament_id"])
     row_before = next(x for x in before["data"] if x["tournament"]["id"] == f["tournament_id"])
     assert row_on["title"] is True and row_before["title"] is False
@@ -444,8 +516,13 @@ async def test_schedule_as_on_an_earlier_day(client, db_url, key):
     assert row_before["furthest"] == "F"  # the semi-final was won, so the final was reached
     assert on["meta"]["date"] == f["day"].isoformat() and on["meta"]["days_since_last_event"] == 0
     assert all(d(x["start"]) <= f["day"] for x in on["data"])
-    later = sql(db_url, """SELECT count(DISTINCT m.tournament_id) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-                           WHERE $1 = ANY(m.side1 || m.side2) AND t.start_date > $2""", f["p"], f["day"])[0]["n"]
+    later = sql(
+        db_url,
+        """SELECT count(DISTINCT m.tournament_id) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+                           WHERE $1 = ANY(m.side1 || m.side2) AND t.start_date > $2""",
+        f["p"],
+        f["day"],
+    )[0]["n"]
     now = (await client.get(f"/v1/players/{f['p']}/schedule", key, last=100)).json_body
     assert len(now["data"]) >= len(on["data"]) + later
 
@@ -456,8 +533,14 @@ async def test_schedule_meta_windows(client, db_url, traveller, key):
     assert meta["date"] == TODAY.isoformat()
     for n in (30, 60, 90):
         since = TODAY - dt.timedelta(days=n)
-        played = sql(db_url, """SELECT count(*) AS n FROM matches WHERE $1 = ANY(side1 || side2) AND status = 'finished'
-                                AND day > $2 AND day <= $3""", traveller, since, TODAY)[0]["n"]
+        played = sql(
+            db_url,
+            """SELECT count(*) AS n FROM matches WHERE $1 = ANY(side1 || side2) AND status = 'finished'
+                                AND day > $2 AND day <= $3""",
+            traveller,
+            since,
+            TODAY,
+        )[0]["n"]
         events = sum(1 for x in r["data"] if d(x["end"]) > since)
         assert meta[f"last_{n}_days"] == {"events": events, "matches": played}
     newest_end = max(min(d(x["end"]), TODAY) for x in r["data"])
@@ -472,8 +555,12 @@ async def test_schedule_meta_windows(client, db_url, traveller, key):
 async def test_schedule_discipline_filter(client, traveller, key):
     rows = (await client.get(f"/v1/players/{traveller}/schedule", key, last=100)).json_body["data"]
     discipline = rows[0]["disciplines"][0]
-    only = (await client.get(f"/v1/players/{traveller}/schedule", key, last=100, discipline=discipline)).json_body["data"]
+    only = (await client.get(f"/v1/players/{traveller}/schedule", key, last=100, discipline=discipline)).json_body[
+        "data"
+    ]
     assert only and all(x["disciplines"] == [discipline] for x in only)
-    assert {x["tournament"]["id"] for x in only} == {x["tournament"]["id"] for x in rows if discipline in x["disciplines"]}
+    assert {x["tournament"]["id"] for x in only} == {
+        x["tournament"]["id"] for x in rows if discipline in x["disciplines"]
+    }
     stats = (await client.get(f"/v1/players/{traveller}/stats", key, discipline=discipline)).json_body["data"][0]
     assert sum(x["matches"] for x in only) == stats["matches"]

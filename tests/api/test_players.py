@@ -8,6 +8,7 @@ import datetime as dt
 import re
 
 import pytest
+
 from tests.support import make_key, sql, walk
 
 ITEM_FIELDS = {"id", "name", "slug", "country", "gender", "first_year", "last_year", "matches", "wins"}
@@ -21,20 +22,27 @@ def key(db_url):
     return make_key(db_url, "live")  # above Archive: every endpoint here, and room for many calls
 
 
-
-
 def played_counts(db_url, player_id):
     """(matches, wins) straight from the match rows: finished, walkovers not played."""
-    row = sql(db_url, "SELECT count(*) AS n, count(*) FILTER (WHERE (winner = 1 AND $1 = ANY(side1)) OR "
-                      "(winner = 2 AND $1 = ANY(side2))) AS w FROM matches WHERE status = 'finished' "
-                      "AND outcome <> 'walkover' AND ($1 = ANY(side1) OR $1 = ANY(side2))", player_id)[0]
+    row = sql(
+        db_url,
+        "SELECT count(*) AS n, count(*) FILTER (WHERE (winner = 1 AND $1 = ANY(side1)) OR "
+        "(winner = 2 AND $1 = ANY(side2))) AS w FROM matches WHERE status = 'finished' "
+        "AND outcome <> 'walkover' AND ($1 = ANY(side1) OR $1 = ANY(side2))",
+        player_id,
+    )[0]
     return row["n"], row["w"]
 
 
 def weeks_first(db_url, player_id, since=NUMBER_ONES_FROM - dt.timedelta(days=6)):
     """Per discipline, the weekly lists that put the player first."""
-    rows = sql(db_url, "SELECT discipline, count(*) AS n FROM rankings WHERE rank = 1 AND week >= $2 "
-                       "AND $1 IN (player1, player2) GROUP BY discipline", player_id, since)
+    rows = sql(
+        db_url,
+        "SELECT discipline, count(*) AS n FROM rankings WHERE rank = 1 AND week >= $2 "
+        "AND $1 IN (player1, player2) GROUP BY discipline",
+        player_id,
+        since,
+    )
     return {r["discipline"]: r["n"] for r in rows}
 
 
@@ -50,8 +58,9 @@ async def test_list_walks_every_player_once_most_matches_first(client, key, db_u
 
 
 async def test_q_ignores_accents_and_capitals(client, key, db_url):
-    row = sql(db_url, "SELECT id, name, unaccent(name) AS plain FROM players WHERE name <> unaccent(name) "
-                      "ORDER BY id LIMIT 1")[0]
+    row = sql(
+        db_url, "SELECT id, name, unaccent(name) AS plain FROM players WHERE name <> unaccent(name) ORDER BY id LIMIT 1"
+    )[0]
     fragment = row["plain"].split()[-1]
     for q in (fragment.lower(), fragment.upper(), row["name"].split()[-1]):
         r = await client.get("/v1/players", key, q=q, per_page=200)
@@ -66,17 +75,27 @@ async def test_q_ignores_accents_and_capitals(client, key, db_url):
 
 
 async def test_country_and_gender_filters(client, key, db_url):
-    c = sql(db_url, "SELECT country, count(*) FILTER (WHERE gender = 'W') AS w FROM players "
-                    "GROUP BY country ORDER BY count(*) DESC LIMIT 1")[0]
+    c = sql(
+        db_url,
+        "SELECT country, count(*) FILTER (WHERE gender = 'W') AS w FROM players "
+        "GROUP BY country ORDER BY count(*) DESC LIMIT 1",
+    )[0]
     items, meta = await walk(client, key, "/v1/players", 200, country=c["country"].lower(), gender="W")
     assert meta["total"] == len(items) == c["w"]
     assert all(i["country"] == c["country"] and i["gender"] == "W" for i in items)
 
 
-@pytest.mark.parametrize("params, status, name", [
-    ({"gender": "X"}, 422, "gender"), ({"country": "DENMARK"}, 400, "country"), ({"per_page": 0}, 422, "per_page"),
-    ({"page": 999}, 422, "page"), ({"cursor": "nonsense"}, 400, "cursor"), ({"sort": "name"}, 400, "sort"),
-])
+@pytest.mark.parametrize(
+    "params, status, name",
+    [
+        ({"gender": "X"}, 422, "gender"),
+        ({"country": "DENMARK"}, 400, "country"),
+        ({"per_page": 0}, 422, "per_page"),
+        ({"page": 999}, 422, "page"),
+        ({"cursor": "nonsense"}, 400, "cursor"),
+        ({"sort": "name"}, 400, "sort"),
+    ],
+)
 async def test_list_bad_parameters_name_themselves(client, key, params, status, name):
     r = await client.get("/v1/players", key, **params)
     assert r.status_code == status and name in r.json_body["error"]["message"]
@@ -107,19 +126,30 @@ async def test_profile_agrees_with_list_item_and_match_rows(client, key, db_url)
 async def test_career_high_is_the_best_list_place(client, key, db_url):
     # a doubles player ranked in two disciplines
     # (never in a singles list, so that the best place is a doubles one and has a partner)
-    pid = sql(db_url, "SELECT player1 AS id FROM rankings WHERE player2 IS NOT NULL AND player1 NOT IN "
-                      "(SELECT player1 FROM rankings WHERE discipline IN ('MS', 'WS') AND player1 IS NOT NULL) "
-                      "GROUP BY player1 HAVING count(DISTINCT discipline) > 1 ORDER BY min(rank), player1 "
-                      "LIMIT 1")[0]["id"]
-    best = sql(db_url, "SELECT discipline, min(rank) AS rank FROM rankings WHERE $1 IN (player1, player2) "
-                       "GROUP BY discipline", pid)
+    pid = sql(
+        db_url,
+        "SELECT player1 AS id FROM rankings WHERE player2 IS NOT NULL AND player1 NOT IN "
+        "(SELECT player1 FROM rankings WHERE discipline IN ('MS', 'WS') AND player1 IS NOT NULL) "
+        "GROUP BY player1 HAVING count(DISTINCT discipline) > 1 ORDER BY min(rank), player1 "
+        "LIMIT 1",
+    )[0]["id"]
+    best = sql(
+        db_url,
+        "SELECT discipline, min(rank) AS rank FROM rankings WHERE $1 IN (player1, player2) GROUP BY discipline",
+        pid,
+    )
     best = {b["discipline"]: b["rank"] for b in best}
     d = (await client.get(f"/v1/players/{pid}", key)).json_body["data"]
     ch = d["career_high"]
     assert ch["rank"] == min(best.values()) == best[ch["discipline"]]
     assert re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", ch["date"])
-    first = sql(db_url, "SELECT min(week) AS w FROM rankings WHERE $1 IN (player1, player2) AND discipline = $2 "
-                        "AND rank = $3", pid, ch["discipline"], ch["rank"])[0]["w"]
+    first = sql(
+        db_url,
+        "SELECT min(week) AS w FROM rankings WHERE $1 IN (player1, player2) AND discipline = $2 AND rank = $3",
+        pid,
+        ch["discipline"],
+        ch["rank"],
+    )[0]["w"]
     assert ch["date"] == first.isoformat()
     assert ch["partner"] is not None and ch["partner"]["id"] != pid
     others = {o["discipline"]: o["rank"] for o in ch["other_events"]}
@@ -127,8 +157,11 @@ async def test_career_high_is_the_best_list_place(client, key, db_url):
 
 
 async def test_no_career_high_or_number_one_for_unranked(client, key, db_url):
-    pid = sql(db_url, "SELECT id FROM players p WHERE NOT EXISTS (SELECT 1 FROM rankings r WHERE p.id IN "
-                      "(r.player1, r.player2)) ORDER BY id LIMIT 1")[0]["id"]
+    pid = sql(
+        db_url,
+        "SELECT id FROM players p WHERE NOT EXISTS (SELECT 1 FROM rankings r WHERE p.id IN "
+        "(r.player1, r.player2)) ORDER BY id LIMIT 1",
+    )[0]["id"]
     d = (await client.get(f"/v1/players/{pid}", key)).json_body["data"]
     assert d["career_high"] is None and d["number_one"] is None
 
@@ -152,8 +185,12 @@ async def test_number_one_weeks_equal_lists_that_put_the_player_first(client, ke
 
 
 async def test_ranking_history_newest_first_and_agrees_with_number_one(client, key, db_url):
-    pid = sql(db_url, "SELECT player1 AS id FROM rankings WHERE rank = 1 AND week >= $1 GROUP BY player1 "
-                      "ORDER BY count(*) DESC, player1 LIMIT 1", SERVED_FROM)[0]["id"]
+    pid = sql(
+        db_url,
+        "SELECT player1 AS id FROM rankings WHERE rank = 1 AND week >= $1 GROUP BY player1 "
+        "ORDER BY count(*) DESC, player1 LIMIT 1",
+        SERVED_FROM,
+    )[0]["id"]
     r = await client.get(f"/v1/players/{pid}/rankings", key)
     assert r.status_code == 200
     rows = r.json_body["data"]

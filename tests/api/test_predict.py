@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from tests.support import sql
 
 
@@ -15,9 +16,13 @@ def pairs(db_url):
     """A men's singles and a mixed doubles match of the last season, by their players."""
     out = {}
     for discipline in ("MS", "XD"):
-        out[discipline] = sql(db_url, """
+        out[discipline] = sql(
+            db_url,
+            """
             SELECT side1, side2, day FROM matches WHERE discipline = $1 AND status = 'finished'
-              AND outcome = 'played' AND tie_id IS NULL ORDER BY day DESC, id LIMIT 1""", discipline)[0]
+              AND outcome = 'played' AND tie_id IS NULL ORDER BY day DESC, id LIMIT 1""",
+            discipline,
+        )[0]
     return out
 
 
@@ -35,8 +40,9 @@ async def test_the_chance_follows_from_the_ratings_listed(client, plan_keys, pai
     data = r.json_body["data"]
     assert data["discipline"] == "MS"
     for side, pid in (("side1", m["side1"][0]), ("side2", m["side2"][0])):
-        listed = (await client.get("/v1/ratings", plan_keys["odds"], player=pid, discipline="MS",
-                                   per_page=1)).json_body["data"][0]
+        listed = (
+            await client.get("/v1/ratings", plan_keys["odds"], player=pid, discipline="MS", per_page=1)
+        ).json_body["data"][0]
         assert data[side]["rating"] == listed["rating"] and data[side]["rated"] is True
     d = data["side1"]["rating"] - data["side2"]["rating"]
     plain = 1 / (1 + 10 ** (-d / 400))
@@ -64,8 +70,16 @@ async def test_a_pairs_chance_is_symmetric(client, plan_keys, pairs):
 async def test_ratings_as_on_an_earlier_day(client, plan_keys, pairs):
     m = pairs["MS"]
     before = await client.get("/v1/predict", plan_keys["odds"], date=m["day"].isoformat(), **_params(m))
-    listed = (await client.get("/v1/ratings", plan_keys["odds"], player=m["side1"][0], discipline="MS",
-                               date=m["day"].isoformat(), per_page=1)).json_body["data"]
+    listed = (
+        await client.get(
+            "/v1/ratings",
+            plan_keys["odds"],
+            player=m["side1"][0],
+            discipline="MS",
+            date=m["day"].isoformat(),
+            per_page=1,
+        )
+    ).json_body["data"]
     side = before.json_body["data"]["side1"]
     if listed:
         assert side["rating"] == listed[0]["rating"]
@@ -123,6 +137,7 @@ async def test_refusals(client, plan_keys, pairs, db_url):
 
 def test_the_chance_function_at_its_edges():
     from svc.rating.model import expected
+
     assert expected(0) == 0.5 and expected(400) == pytest.approx(10 / 11)
-    assert expected(400, variance=200 ** 2) < expected(400)
+    assert expected(400, variance=200**2) < expected(400)
     assert math.isclose(expected(-123.4, 5000) + expected(123.4, 5000), 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+
 from tests.support import NOON, make_key, sql, walk
 
 TODAY = NOON.date()
@@ -19,17 +20,18 @@ def key(db_url):
     return make_key(db_url, "live")
 
 
-
-
 def list_in_force(db_url, discipline, day):
-    return sql(db_url, "SELECT max(week) AS w FROM rankings WHERE discipline = $1 AND week <= $2", discipline, day)[0]["w"]
+    return sql(db_url, "SELECT max(week) AS w FROM rankings WHERE discipline = $1 AND week <= $2", discipline, day)[0][
+        "w"
+    ]
 
 
 async def test_latest_list_walks_every_row_once_with_unmatched_players(client, key, db_url):
     week = list_in_force(db_url, "MS", TODAY)
     rows, meta = await walk(client, key, "/v1/rankings", 5, discipline="MS")
-    expected = sql(db_url, "SELECT rank, name, player1 FROM rankings WHERE discipline = 'MS' AND week = $1 "
-                           "ORDER BY rank", week)
+    expected = sql(
+        db_url, "SELECT rank, name, player1 FROM rankings WHERE discipline = 'MS' AND week = $1 ORDER BY rank", week
+    )
     assert meta["date"] == week.isoformat() and meta["full"] is True
     assert meta["total"] == len(rows) == len(expected)
     assert [r["rank"] for r in rows] == [e["rank"] for e in expected]
@@ -42,8 +44,11 @@ async def test_latest_list_walks_every_row_once_with_unmatched_players(client, k
 
 
 async def test_date_gives_the_top_list_in_force_that_day(client, key, db_url):
-    week = sql(db_url, "SELECT week FROM rankings WHERE NOT full_list AND week >= '2013-01-01' AND discipline = 'WS' "
-                       "ORDER BY week DESC LIMIT 1")[0]["week"]
+    week = sql(
+        db_url,
+        "SELECT week FROM rankings WHERE NOT full_list AND week >= '2013-01-01' AND discipline = 'WS' "
+        "ORDER BY week DESC LIMIT 1",
+    )[0]["week"]
     day = week + dt.timedelta(days=3)  # a Friday: the Tuesday's list is in force
     r = await client.get("/v1/rankings", key, discipline="ws", date=day.isoformat(), per_page=200)
     assert r.status_code == 200
@@ -56,11 +61,17 @@ async def test_date_gives_the_top_list_in_force_that_day(client, key, db_url):
     assert before.json_body["meta"]["date"] < week.isoformat()
 
 
-@pytest.mark.parametrize("params, status, name", [
-    ({}, 400, "discipline"), ({"discipline": "XX"}, 422, "discipline"), ({"discipline": "MS", "date": "2012-12-31"}, 422, "date"),
-    ({"discipline": "MS", "date": "2013-02-30"}, 400, "date"), ({"discipline": "MS", "date": "yesterday"}, 400, "date"),
-    ({"discipline": "MS", "page": 500}, 422, "page"),
-])
+@pytest.mark.parametrize(
+    "params, status, name",
+    [
+        ({}, 400, "discipline"),
+        ({"discipline": "XX"}, 422, "discipline"),
+        ({"discipline": "MS", "date": "2012-12-31"}, 422, "date"),
+        ({"discipline": "MS", "date": "2013-02-30"}, 400, "date"),
+        ({"discipline": "MS", "date": "yesterday"}, 400, "date"),
+        ({"discipline": "MS", "page": 500}, 422, "page"),
+    ],
+)
 async def test_rankings_bad_parameters(client, key, params, status, name):
     r = await client.get("/v1/rankings", key, **params)
     assert r.status_code == status and name in r.json_body["error"]["message"], r.json_body
@@ -80,7 +91,9 @@ async def test_reigns_tile_the_lists_one_current_per_discipline(client, key, db_
     assert all(set(x) == REIGN_FIELDS for x in reigns)
     for d in DISCIPLINES:
         mine = [x for x in reigns if x["discipline"] == d]
-        lists = sql(db_url, "SELECT count(DISTINCT week) FROM rankings WHERE discipline = $1 AND week > '2009-09-24'", d)
+        lists = sql(
+            db_url, "SELECT count(DISTINCT week) FROM rankings WHERE discipline = $1 AND week > '2009-09-24'", d
+        )
         assert sum(x["weeks"] for x in mine) == lists[0]["count"]
         assert [x["current"] for x in mine].count(True) == 1 and mine[-1]["current"] and mine[-1]["last"] is None
         for a, b in zip(mine, mine[1:]):
@@ -90,8 +103,10 @@ async def test_reigns_tile_the_lists_one_current_per_discipline(client, key, db_
 
 
 async def test_date_keeps_the_reign_in_force_and_agrees_with_the_list(client, key, db_url):
-    week = sql(db_url, "SELECT week FROM rankings WHERE week >= '2013-01-01' AND discipline = 'MD' "
-                       "ORDER BY week LIMIT 1 OFFSET 3")[0]["week"]
+    week = sql(
+        db_url,
+        "SELECT week FROM rankings WHERE week >= '2013-01-01' AND discipline = 'MD' ORDER BY week LIMIT 1 OFFSET 3",
+    )[0]["week"]
     day = week + dt.timedelta(days=2)
     r = await client.get("/v1/rankings/number-ones", key, date=day.isoformat())
     reigns = r.json_body["data"]
@@ -99,18 +114,25 @@ async def test_date_keeps_the_reign_in_force_and_agrees_with_the_list(client, ke
     for x in reigns:
         assert x["first"] <= day.isoformat() and (x["last"] is None or x["last"] >= day.isoformat())
     md = next(x for x in reigns if x["discipline"] == "MD")
-    first = (await client.get("/v1/rankings", key, discipline="MD", date=day.isoformat(), per_page=1)).json_body["data"][0]
+    first = (await client.get("/v1/rankings", key, discipline="MD", date=day.isoformat(), per_page=1)).json_body[
+        "data"
+    ][0]
     assert first["name"] == md["name"] and first["players"] == md["players"]
     one = await client.get("/v1/rankings/number-ones", key, date=day.isoformat(), discipline="MD")
     assert one.json_body["data"] == [md]
 
 
 async def test_player_filter_and_unknown_player(client, key, db_url):
-    pid = sql(db_url, "SELECT player1 FROM rankings WHERE rank = 1 GROUP BY player1 ORDER BY count(*) DESC LIMIT 1")[0][0]
+    pid = sql(db_url, "SELECT player1 FROM rankings WHERE rank = 1 GROUP BY player1 ORDER BY count(*) DESC LIMIT 1")[0][
+        0
+    ]
     r = await client.get("/v1/rankings/number-ones", key, player=pid)
     assert r.json_body["data"] and all(pid in [p["id"] for p in x["players"]] for x in r.json_body["data"])
-    never = sql(db_url, "SELECT id FROM players p WHERE NOT EXISTS (SELECT 1 FROM rankings r WHERE r.rank = 1 "
-                        "AND p.id IN (r.player1, r.player2)) ORDER BY id LIMIT 1")[0]["id"]
+    never = sql(
+        db_url,
+        "SELECT id FROM players p WHERE NOT EXISTS (SELECT 1 FROM rankings r WHERE r.rank = 1 "
+        "AND p.id IN (r.player1, r.player2)) ORDER BY id LIMIT 1",
+    )[0]["id"]
     assert (await client.get("/v1/rankings/number-ones", key, player=never)).json_body["data"] == []
     r = await client.get("/v1/rankings/number-ones", key, player="pl_doesnotexist")
     assert r.status_code == 404

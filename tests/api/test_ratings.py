@@ -8,19 +8,22 @@ import datetime as dt
 import os
 
 import pytest
-from tests.support import BASE_DB, NOON, Client, drop_database, make_key, new_database, run, sql
 
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
 from svc.rating import history
+from tests.support import BASE_DB, NOON, Client, drop_database, make_key, new_database, run, sql
 
 
 @pytest.fixture(scope="module")
 def cut_day(db_url):
     """A day in the middle of the last decade's rated matches."""
-    return sql(db_url, """SELECT day FROM rated_results WHERE outcome <> 'walkover' AND day >= '2016-01-01'
+    return sql(
+        db_url,
+        """SELECT day FROM rated_results WHERE outcome <> 'walkover' AND day >= '2016-01-01'
                           ORDER BY day OFFSET (SELECT count(*) / 2 FROM rated_results WHERE day >= '2016-01-01')
-                          LIMIT 1""")[0]["day"]
+                          LIMIT 1""",
+    )[0]["day"]
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +36,11 @@ def cut_url(pg_server_url, template_url, cut_day):
         conn = await connect_asyncio(url)
         try:
             async with conn.transaction():
-                await conn.execute("""UPDATE matches m SET status = 'scheduled', winner = NULL, outcome = NULL,
+                await conn.execute(
+                    """UPDATE matches m SET status = 'scheduled', winner = NULL, outcome = NULL,
                                       g1 = '{}', g2 = '{}' FROM rated_results r WHERE r.id = m.id AND r.day >= $1""",
-                                   cut_day)
+                    cut_day,
+                )
                 await history.rebuild(conn)
         finally:
             await conn.close()
@@ -57,14 +62,18 @@ async def _get(url: str, path: str, **params):
 async def test_ratings_as_on_a_day_use_only_earlier_results(db_url, cut_url, cut_day):
     """Unplaying every result from the day on changes nothing before it: the stored days, the
     table as on the day and a prediction as on it are the same."""
-    days = "SELECT discipline, player_id, day, rating, variance, matches FROM rating_days WHERE day < $1 ORDER BY 1, 2, 3"
+    days = (
+        "SELECT discipline, player_id, day, rating, variance, matches FROM rating_days WHERE day < $1 ORDER BY 1, 2, 3"
+    )
     whole, cut = sql(db_url, days, cut_day), sql(cut_url, days, cut_day)
     assert len(whole) > 100 and [tuple(r) for r in whole] == [tuple(r) for r in cut]
     assert sql(db_url, "SELECT count(*) FROM rating_days WHERE day >= $1", cut_day)[0][0] > 0  # later days exist
     for discipline in ("MS", "XD"):
         a = await _get(db_url, "/v1/ratings", discipline=discipline, date=cut_day.isoformat(), per_page=200)
         b = await _get(cut_url, "/v1/ratings", discipline=discipline, date=cut_day.isoformat(), per_page=200)
-        assert a.status_code == b.status_code == 200 and a.json_body["data"] and a.json_body["data"] == b.json_body["data"]
+        assert (
+            a.status_code == b.status_code == 200 and a.json_body["data"] and a.json_body["data"] == b.json_body["data"]
+        )
     top = a.json_body["data"]
     later = await _get(db_url, "/v1/ratings", discipline="XD", date=NOON.date().isoformat(), per_page=200)
     assert later.json_body["data"] != top  # the later results do move the table
@@ -109,8 +118,9 @@ async def test_the_plan_and_the_parameters(client, plan_keys):
 
 
 @pytest.mark.parametrize("best_first", [True, False])
-async def test_the_table_is_the_standings_in_force_read_either_way(client, plan_keys, db_url, cut_day, monkeypatch,
-                                                                  best_first):
+async def test_the_table_is_the_standings_in_force_read_either_way(
+    client, plan_keys, db_url, cut_day, monkeypatch, best_first
+):
     """Every page of the table, active or all-time, as on any day, is the standings in force that
     day ranked by rating, with the table's size: whether the page is read best first or by day."""
     from svc.api import ratings
@@ -126,9 +136,16 @@ async def test_the_table_is_the_standings_in_force_read_either_way(client, plan_
         for active in (True, False):
             want = sql(db_url, reference, discipline, day, not active)
             for page in (1, 3):
-                r = await client.get("/v1/ratings", plan_keys["archive"], discipline=discipline,
-                                     date=day.isoformat(), active=str(active).lower(), per_page=20, page=page)
-                rows = want[(page - 1) * 20:page * 20]
+                r = await client.get(
+                    "/v1/ratings",
+                    plan_keys["archive"],
+                    discipline=discipline,
+                    date=day.isoformat(),
+                    active=str(active).lower(),
+                    per_page=20,
+                    page=page,
+                )
+                rows = want[(page - 1) * 20 : page * 20]
                 if not rows:
                     assert r.status_code == (200 if page == 1 else 422)
                     continue
@@ -152,11 +169,13 @@ def test_a_player_first_rated_by_the_live_feed_joins_the_all_time_table(db_url):
             m = await conn.fetchrow("""SELECT id, discipline, day, side1[1] AS player FROM rated_results
                                        WHERE outcome = 'played' ORDER BY day DESC, id LIMIT 1""")
             for table in ("rating_days", "rating_firsts"):
-                await conn.execute(f"DELETE FROM {table} WHERE player_id = $1 AND discipline = $2",
-                                   m["player"], m["discipline"])
+                await conn.execute(
+                    f"DELETE FROM {table} WHERE player_id = $1 AND discipline = $2", m["player"], m["discipline"]
+                )
             await history.advance(conn, m["id"])
-            first = await conn.fetchval("SELECT day FROM rating_firsts WHERE player_id = $1 AND discipline = $2",
-                                        m["player"], m["discipline"])
+            first = await conn.fetchval(
+                "SELECT day FROM rating_firsts WHERE player_id = $1 AND discipline = $2", m["player"], m["discipline"]
+            )
             await tx.rollback()
             return m["day"], first
         finally:
@@ -177,15 +196,27 @@ async def test_para_players_are_rated_within_their_classes_never_in_the_able_bod
         table = await client.get("/v1/ratings", key, discipline=disc, date=day, active="false", per_page=200)
         assert table.status_code == 200
         assert not {r["player"]["id"] for r in table.json_body["data"]} & para, disc
-    one = sql(db_url, """SELECT m.side1[1] AS player, m.sport_class FROM matches m
+    one = sql(
+        db_url,
+        """SELECT m.side1[1] AS player, m.sport_class FROM matches m
                          WHERE m.discipline = 'MS' AND m.sport_class IS NOT NULL AND m.status = 'finished'
-                           AND m.outcome = 'played' LIMIT 1""")[0]
-    table = await client.get("/v1/ratings", key, discipline="MS", sport_class=one["sport_class"].lower(), date=day,
-                             active="false", per_page=200)
+                           AND m.outcome = 'played' LIMIT 1""",
+    )[0]
+    table = await client.get(
+        "/v1/ratings",
+        key,
+        discipline="MS",
+        sport_class=one["sport_class"].lower(),
+        date=day,
+        active="false",
+        per_page=200,
+    )
     assert table.status_code == 200 and table.json_body["meta"]["sport_class"] == one["sport_class"]
     listed = {r["player"]["id"] for r in table.json_body["data"]}
     assert one["player"] in listed and listed <= para
-    classes = {r["sport_class"] for r in sql(db_url, "SELECT sport_class FROM players WHERE id = ANY($1)", list(listed))}
+    classes = {
+        r["sport_class"] for r in sql(db_url, "SELECT sport_class FROM players WHERE id = ANY($1)", list(listed))
+    }
     assert classes == {one["sport_class"]}
     history = await client.get("/v1/ratings", key, player=one["player"], date=day)
     assert {(r["discipline"], r["sport_class"]) for r in history.json_body["data"]} >= {("MS", one["sport_class"])}

@@ -17,8 +17,11 @@ async def test_countries_list_titles_agree_with_finals(client, free, db_url):
         assert c["titles"] == sum(c["titles_by_discipline"].values())
         assert set(c["titles_by_discipline"]) == {"MS", "WS", "MD", "WD", "XD"}
         assert 0 <= c["active_players"] <= c["players"]
-    finals = sql(db_url, "SELECT count(*) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
-                         "WHERE m.round_code = 'F' AND NOT t.team AND m.winner IS NOT NULL")[0]["n"]
+    finals = sql(
+        db_url,
+        "SELECT count(*) AS n FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
+        "WHERE m.round_code = 'F' AND NOT t.team AND m.winner IS NOT NULL",
+    )[0]["n"]
     assert finals > 0
     assert sum(c["titles"] for c in rows) >= finals  # every final won counts for at least one nation
 
@@ -42,11 +45,20 @@ async def test_calendar_in_date_order_with_status(client, free):
     for e in rows:
         start = e["start"] and dt.date.fromisoformat(e["start"])
         end = e["end"] and dt.date.fromisoformat(e["end"])
-        expected = ("unknown" if not start else "upcoming" if start > TODAY
-                    else "finished" if (end or start) < TODAY else "in_progress")
+        expected = (
+            "unknown"
+            if not start
+            else "upcoming"
+            if start > TODAY
+            else "finished"
+            if (end or start) < TODAY
+            else "in_progress"
+        )
         assert e["status"] == expected
     assert "in_progress" in {e["status"] for e in rows}
-    assert "upcoming" in {e["status"] for e in (await client.get("/v1/calendar", free, year=TODAY.year + 1)).json_body["data"]}
+    assert "upcoming" in {
+        e["status"] for e in (await client.get("/v1/calendar", free, year=TODAY.year + 1)).json_body["data"]
+    }
     para = (await client.get("/v1/calendar", free, level="para", year=2024)).json_body["data"]
     assert para and all(e["series"].startswith("para") or e["series"] == "paralympic-games" for e in para)
     one = (await client.get("/v1/calendar", free, series="all-england", year=TODAY.year)).json_body["data"]

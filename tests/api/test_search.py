@@ -17,9 +17,12 @@ async def test_search_ignores_accents_and_capitals(client, free, db_url):
 
 
 async def test_search_pair_finds_both_players_with_limit_per_player(client, free, db_url):
-    pair = sql(db_url, "SELECT p1.id AS a, p1.name AS an, p2.id AS b, p2.name AS bn FROM matches m "
-                       "JOIN players p1 ON p1.id = m.side1[1] JOIN players p2 ON p2.id = m.side1[2] "
-                       "WHERE m.discipline = 'MD' ORDER BY m.id LIMIT 1")[0]
+    pair = sql(
+        db_url,
+        "SELECT p1.id AS a, p1.name AS an, p2.id AS b, p2.name AS bn FROM matches m "
+        "JOIN players p1 ON p1.id = m.side1[1] JOIN players p2 ON p2.id = m.side1[2] "
+        "WHERE m.discipline = 'MD' ORDER BY m.id LIMIT 1",
+    )[0]
     r = await client.get("/v1/search", free, q=f"{pair['an']}/{pair['bn']}", limit=1)
     hits = r.json_body["data"]
     assert [h["id"] for h in hits] == [pair["a"], pair["b"]]
@@ -29,13 +32,18 @@ async def test_search_pair_finds_both_players_with_limit_per_player(client, free
 
 
 async def test_search_year_selects_that_edition(client, free, db_url):
-    t = sql(db_url, "SELECT t.id, s.name, t.year FROM tournaments t JOIN series s ON s.slug = t.series "
-                    "WHERE t.series = 'all-england' ORDER BY t.year LIMIT 1 OFFSET 1")[0]
+    t = sql(
+        db_url,
+        "SELECT t.id, s.name, t.year FROM tournaments t JOIN series s ON s.slug = t.series "
+        "WHERE t.series = 'all-england' ORDER BY t.year LIMIT 1 OFFSET 1",
+    )[0]
     r = await client.get("/v1/search", free, q=f"{t['name']} {t['year']}")
     hits = r.json_body["data"]
     assert hits[0]["id"] == t["id"] and hits[0]["kind"] == "tournament"
     others = [h for h in hits if h["kind"] == "tournament"]
-    years = {y for (y,) in (sql(db_url, "SELECT year FROM tournaments WHERE id = $1", h["id"])[0].values() for h in others)}
+    years = {
+        y for (y,) in (sql(db_url, "SELECT year FROM tournaments WHERE id = $1", h["id"])[0].values() for h in others)
+    }
     assert years == {t["year"]}
 
 
@@ -46,8 +54,9 @@ async def test_search_hits_are_scored_30_to_100_best_first(client, free):
     assert scores == sorted(scores, reverse=True)
     assert all(set(h) == {"kind", "id", "name", "country", "score"} for h in r.json_body["data"])
     venues = await client.get("/v1/search", free, q="arena", kind="venue")
-    assert venues.json_body["data"] and all(h["kind"] == "venue" and h["id"].startswith("vn_")
-                                            for h in venues.json_body["data"])
+    assert venues.json_body["data"] and all(
+        h["kind"] == "venue" and h["id"].startswith("vn_") for h in venues.json_body["data"]
+    )
     year_only = (await client.get("/v1/search", free, q=str(TODAY.year))).json_body["data"]
     assert year_only and all(h["kind"] == "tournament" and str(TODAY.year) in h["name"] for h in year_only)
     nothing = await client.get("/v1/search", free, q="zzqqxxjj")

@@ -6,12 +6,11 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from tests.support import NOON, make_key, sql, walk
 
 TODAY = NOON.date()
 ORDER = ["R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"]
-
-
 
 
 @pytest.fixture
@@ -21,8 +20,12 @@ def key(db_url):
 
 def edition(db_url, where: str, *args) -> str:
     """The newest complete edition matching `where`."""
-    rows = sql(db_url, f"SELECT t.id FROM tournaments t WHERE t.end_date < $1 AND {where} "
-                       f"ORDER BY t.year DESC, t.id LIMIT 1", TODAY, *args)
+    rows = sql(
+        db_url,
+        f"SELECT t.id FROM tournaments t WHERE t.end_date < $1 AND {where} ORDER BY t.year DESC, t.id LIMIT 1",
+        TODAY,
+        *args,
+    )
     assert rows, where
     return rows[0]["id"]
 
@@ -32,8 +35,16 @@ def rank(code):
 
 
 # -- plans and bad input ----------------------------------------------------------------
-@pytest.mark.parametrize("path", ["/v1/tournaments", "/v1/tournaments/tr_x", "/v1/tournaments/tr_x/draw?discipline=MS",
-                                  "/v1/tournaments/tr_x/ties", "/v1/series/all-england/champions"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v1/tournaments",
+        "/v1/tournaments/tr_x",
+        "/v1/tournaments/tr_x/draw?discipline=MS",
+        "/v1/tournaments/tr_x/ties",
+        "/v1/series/all-england/champions",
+    ],
+)
 async def test_a_free_key_is_asked_to_upgrade_to_archive(client, plan_keys, path):
     r = await client.get(path, plan_keys["free"])
     assert r.status_code == 403 and r.json_body["error"]["plan"] == "archive"
@@ -62,8 +73,12 @@ async def test_bad_parameters_name_the_parameter(client, key, db_url):
 
 
 async def test_unknown_ids_answer_404(client, key):
-    for path in ("/v1/tournaments/tr_nosuchthing", "/v1/tournaments/tr_nosuchthing/draw?discipline=MS",
-                 "/v1/tournaments/tr_nosuchthing/ties", "/v1/series/no-such-series/champions"):
+    for path in (
+        "/v1/tournaments/tr_nosuchthing",
+        "/v1/tournaments/tr_nosuchthing/draw?discipline=MS",
+        "/v1/tournaments/tr_nosuchthing/ties",
+        "/v1/series/no-such-series/champions",
+    ):
         assert (await client.get(path, key)).status_code == 404, path
     assert (await client.get("/v1/tournaments/mt_wrongkind", key)).status_code == 400
 
@@ -120,10 +135,13 @@ async def test_tournament_rounds_agree_with_the_list_and_the_draws(client, key, 
 
 
 async def test_podium_without_bronze_match_gives_both_losing_semifinalists(client, key, db_url):
-    tid = edition(db_url, "t.medals AND NOT t.para AND NOT EXISTS (SELECT 1 FROM matches m "
-                          "WHERE m.tournament_id = t.id AND m.round_code = '3P')")
+    tid = edition(
+        db_url,
+        "t.medals AND NOT t.para AND NOT EXISTS (SELECT 1 FROM matches m "
+        "WHERE m.tournament_id = t.id AND m.round_code = '3P')",
+    )
     podium = (await client.get(f"/v1/tournaments/{tid}", key)).json_body["data"]["podium"]
-    assert [p["event"] for p in podium] == ["MS", "WS", "MD", "WD", "XD"][:len(podium)] and podium
+    assert [p["event"] for p in podium] == ["MS", "WS", "MD", "WD", "XD"][: len(podium)] and podium
     for p in podium:
         drawn = (await client.get(f"/v1/tournaments/{tid}/draw", key, discipline=p["discipline"])).json_body["data"]
         final = next(m for m in drawn if m["round_code"] == "F")
@@ -136,8 +154,9 @@ async def test_podium_without_bronze_match_gives_both_losing_semifinalists(clien
 
 
 async def test_podium_with_bronze_match_gives_its_winner_bronze_and_loser_fourth(client, key, db_url):
-    tid = edition(db_url, "t.medals AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id "
-                          "AND m.round_code = '3P')")
+    tid = edition(
+        db_url, "t.medals AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id AND m.round_code = '3P')"
+    )
     podium = (await client.get(f"/v1/tournaments/{tid}", key)).json_body["data"]["podium"]
     assert podium
     for p in podium:
@@ -171,13 +190,35 @@ async def test_draw_runs_first_round_to_final_and_winners_advance(client, key, d
             continue
         side = later["side1"] if pos[m["id"]] % 2 else later["side2"]
         assert side["players"] == m[f"side{m['winner']}"]["players"]
-    assert all(set(m) == {"id", "tournament", "discipline", "round", "round_code", "sport_class", "side1", "side2",
-                          "games", "winner", "outcome", "status", "date", "event", "odds"} for m in drawn)
+    assert all(
+        set(m)
+        == {
+            "id",
+            "tournament",
+            "discipline",
+            "round",
+            "round_code",
+            "sport_class",
+            "side1",
+            "side2",
+            "games",
+            "winner",
+            "outcome",
+            "status",
+            "date",
+            "event",
+            "odds",
+        }
+        for m in drawn
+    )
 
 
 async def test_draw_prices_follow_the_plan(client, key, plan_keys, db_url):
-    priced = sql(db_url, "SELECT m.tournament_id, m.discipline FROM matches m JOIN odds o ON o.match_id = m.id "
-                         "WHERE m.status = 'finished' ORDER BY m.id LIMIT 1")[0]
+    priced = sql(
+        db_url,
+        "SELECT m.tournament_id, m.discipline FROM matches m JOIN odds o ON o.match_id = m.id "
+        "WHERE m.status = 'finished' ORDER BY m.id LIMIT 1",
+    )[0]
     path = f"/v1/tournaments/{priced['tournament_id']}/draw"
     archive = (await client.get(path, key, discipline=priced["discipline"])).json_body["data"]
     odds = (await client.get(path, plan_keys["odds"], discipline=priced["discipline"])).json_body["data"]
@@ -186,19 +227,27 @@ async def test_draw_prices_follow_the_plan(client, key, plan_keys, db_url):
 
 
 async def test_para_draw_by_sport_class(client, key, db_url):
-    tid = edition(db_url, "t.para AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id "
-                          "AND m.sport_class LIKE '%-%')")
-    pair = sql(db_url, "SELECT discipline, sport_class FROM matches WHERE tournament_id = $1 AND sport_class LIKE '%-%' "
-                       "LIMIT 1", tid)[0]
+    tid = edition(
+        db_url, "t.para AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id AND m.sport_class LIKE '%-%')"
+    )
+    pair = sql(
+        db_url,
+        "SELECT discipline, sport_class FROM matches WHERE tournament_id = $1 AND sport_class LIKE '%-%' LIMIT 1",
+        tid,
+    )[0]
     everything = await client.get(f"/v1/tournaments/{tid}/draw", key, discipline=pair["discipline"])
     classes = everything.json_body["meta"]["sport_classes"]
     assert pair["sport_class"] in classes
-    one = (await client.get(f"/v1/tournaments/{tid}/draw", key, discipline=pair["discipline"],
-                            sport_class=pair["sport_class"].lower())).json_body["data"]
+    one = (
+        await client.get(
+            f"/v1/tournaments/{tid}/draw", key, discipline=pair["discipline"], sport_class=pair["sport_class"].lower()
+        )
+    ).json_body["data"]
     assert one and {m["sport_class"] for m in one} == {pair["sport_class"]}
     a, b = pair["sport_class"].split("-")
-    swapped = (await client.get(f"/v1/tournaments/{tid}/draw", key, discipline=pair["discipline"],
-                                sport_class=f"{b}-{a}")).json_body["data"]
+    swapped = (
+        await client.get(f"/v1/tournaments/{tid}/draw", key, discipline=pair["discipline"], sport_class=f"{b}-{a}")
+    ).json_body["data"]
     assert swapped == one
     assert sum(1 for m in everything.json_body["data"] if m["sport_class"] == pair["sport_class"]) == len(one)
     missing = await client.get(f"/v1/tournaments/{tid}/draw", key, discipline=pair["discipline"], sport_class="SH6-SH6")
@@ -240,8 +289,9 @@ async def test_champions_are_the_final_winners(client, key):
     assert years == sorted(years) and roll
     for e in roll[-3:]:
         for event, champions in e["champions"].items():
-            drawn = (await client.get(f"/v1/tournaments/{e['tournament']['id']}/draw", key,
-                                      discipline=event)).json_body["data"]
+            drawn = (
+                await client.get(f"/v1/tournaments/{e['tournament']['id']}/draw", key, discipline=event)
+            ).json_body["data"]
             final = next(m for m in drawn if m["round_code"] == "F")
             assert champions == final[f"side{final['winner']}"]["players"]
             assert e["runners_up"][event] == final[f"side{3 - final['winner']}"]["players"]
@@ -281,8 +331,11 @@ async def test_team_champions_are_the_final_tie_winners(client, key):
 
 # -- time: the list follows the service clock -------------------------------------------
 async def test_an_edition_joins_the_list_on_its_first_day(client, key, db_url, mock_clock):
-    nxt = sql(db_url, "SELECT id, start_date, year FROM tournaments WHERE start_date > $1 "
-                      "ORDER BY start_date, id LIMIT 1", TODAY)[0]
+    nxt = sql(
+        db_url,
+        "SELECT id, start_date, year FROM tournaments WHERE start_date > $1 ORDER BY start_date, id LIMIT 1",
+        TODAY,
+    )[0]
     before = (await client.get("/v1/tournaments", key, year=nxt["year"], per_page=200)).json_body
     assert nxt["id"] not in [t["id"] for t in before["data"]]
     assert (await client.get(f"/v1/tournaments/{nxt['id']}", key)).json_body["data"]["status"] == "upcoming"

@@ -74,8 +74,16 @@ def test_odd_spellings_read_as_the_resolver_reads_them(spelling):
     assert parse_literal(spelling) == ipaddress.ip_address("127.0.0.1")
 
 
-@pytest.mark.parametrize("url", ["https://example.com/hook", "https://example.com:443/h?x=1", "https://8.8.8.8/",
-                                 "https://[2606:4700:4700::1111]/hook", "https://hooks.example.org./in"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/hook",
+        "https://example.com:443/h?x=1",
+        "https://8.8.8.8/",
+        "https://[2606:4700:4700::1111]/hook",
+        "https://hooks.example.org./in",
+    ],
+)
 def test_public_https_urls_are_accepted(url):
     target = STRICT.check_url(url)
     assert target.port == 443 and target.scheme == "https"
@@ -101,8 +109,19 @@ def _resolver(*addresses: str):
     return resolve
 
 
-@pytest.mark.parametrize("resolved", [["127.0.0.1"], ["10.0.0.7"], ["93.184.216.34", "192.168.0.10"],
-                                      ["::1"], ["::ffff:169.254.169.254"], ["fe80::1%2"], ["100.64.1.1"], ["0.0.0.0"]])
+@pytest.mark.parametrize(
+    "resolved",
+    [
+        ["127.0.0.1"],
+        ["10.0.0.7"],
+        ["93.184.216.34", "192.168.0.10"],
+        ["::1"],
+        ["::ffff:169.254.169.254"],
+        ["fe80::1%2"],
+        ["100.64.1.1"],
+        ["0.0.0.0"],
+    ],
+)
 async def test_a_name_resolving_to_a_refused_address_is_refused_at_send_time(resolved):
     """A name passes at add time (no literal to check); at send time every address it
     resolves to is checked, and one bad address refuses the whole name."""
@@ -127,8 +146,13 @@ async def test_the_connection_goes_to_the_vetted_address_not_a_second_lookup():
         listeners = await nursery.start(partial(trio.serve_tcp, handler, 0, host="127.0.0.1"))
         port = listeners[0].socket.getsockname()[1]
         resolver = _resolver("127.0.0.1")
-        result = await post(f"http://no-such-name.invalid:{port}/hook?x=1", [("X-Svc-Event", "match.started")],
-                            b"{}", policy=LOCAL, resolver=resolver)
+        result = await post(
+            f"http://no-such-name.invalid:{port}/hook?x=1",
+            [("X-Svc-Event", "match.started")],
+            b"{}",
+            policy=LOCAL,
+            resolver=resolver,
+        )
         nursery.cancel_scope.cancel()
     assert result.status == 204, result
     assert seen and seen[0].startswith(b"POST /hook?x=1 HTTP/1.1\r\n")
@@ -140,8 +164,9 @@ async def test_redirects_are_answers_not_followed():
 
     async def handler(stream):
         hits.append(await stream.receive_some(4096))
-        await stream.send_all(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:1/x\r\n"
-                              b"Content-Length: 0\r\n\r\n")
+        await stream.send_all(
+            b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:1/x\r\nContent-Length: 0\r\n\r\n"
+        )
         await stream.aclose()
 
     async with trio.open_nursery() as nursery:
@@ -166,9 +191,28 @@ def certificate(tmp_path_factory):
     if not shutil.which("openssl"):
         pytest.skip("no openssl command to make a test certificate")
     where = tmp_path_factory.mktemp("tls")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=hooks.test",
-                    "-addext", "subjectAltName=DNS:hooks.test", "-keyout", str(where / "key.pem"),
-                    "-out", str(where / "cert.pem")], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=hooks.test",
+            "-addext",
+            "subjectAltName=DNS:hooks.test",
+            "-keyout",
+            str(where / "key.pem"),
+            "-out",
+            str(where / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return where / "cert.pem", where / "key.pem"
 
 
@@ -195,8 +239,9 @@ async def test_tls_uses_the_original_host_name_on_the_vetted_address(certificate
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(partial(trio.serve_ssl_over_tcp, handler, 0, server_ctx, host="127.0.0.1"))
         port = listeners[0].transport_listener.socket.getsockname()[1]
-        result = await post(f"https://{name}:{port}/hook", [], b"{}", policy=LOCAL, resolver=_resolver("127.0.0.1"),
-                            tls=client_ctx)
+        result = await post(
+            f"https://{name}:{port}/hook", [], b"{}", policy=LOCAL, resolver=_resolver("127.0.0.1"), tls=client_ctx
+        )
         nursery.cancel_scope.cancel()
     assert names == [name]  # SNI carries the original name, not the address
     if verified:

@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 
 import pytest
 import trio
-from tests.support import NOON, make_key, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database
@@ -24,6 +23,7 @@ from svc_hooks.cli import resume_report
 from svc_hooks.http import post
 from svc_hooks.notify import Mailer
 from svc_hooks.scheduler import Scheduler
+from tests.support import NOON, make_key, sql
 
 LOCAL = Policy(allow_local=True)
 EXPECTED_GAPS = [300, 1800, 7200, 21600, 43200, 86400, 86400]  # interface: 5 min, 30 min, 2 h, 6 h, 12 h, 1 day, 1 day
@@ -55,12 +55,20 @@ def clock():
 
 def insert_event(db_url: str, type_: str, clock: Clock, offset: int = 0) -> str:
     """A match_events row as the live feed writes it: a real match shaped by event_from_row."""
-    row = sql(db_url, "SELECT * FROM event_rows WHERE status = 'finished' ORDER BY match_id OFFSET $1 LIMIT 1",
-              offset)[0]
+    row = sql(db_url, "SELECT * FROM event_rows WHERE status = 'finished' ORDER BY match_id OFFSET $1 LIMIT 1", offset)[
+        0
+    ]
     payload = converter.unstructure(event_from_row(row, with_odds=True))
     event_id = "evt_" + secrets.token_hex(8)
-    sql(db_url, "INSERT INTO match_events (id, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, $5)",
-        event_id, type_, row["match_id"], clock.now(), payload)
+    sql(
+        db_url,
+        "INSERT INTO match_events (id, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, $5)",
+        event_id,
+        type_,
+        row["match_id"],
+        clock.now(),
+        payload,
+    )
     return event_id
 
 
@@ -82,8 +90,12 @@ async def step(scheduler: Scheduler, mock_clock) -> None:
 
 
 def attempts(db_url: str, event_id: str):
-    return sql(db_url, "SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id "
-                       "WHERE d.event_id = $1 ORDER BY a.try, a.id", event_id)
+    return sql(
+        db_url,
+        "SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id "
+        "WHERE d.event_id = $1 ORDER BY a.try, a.id",
+        event_id,
+    )
 
 
 def delivery(db_url: str, event_id: str):
@@ -91,8 +103,9 @@ def delivery(db_url: str, event_id: str):
 
 
 async def add(db, account, url, clock, events=("match.started", "match.finished", "result.corrected"), email=None):
-    return await store.add_endpoint(db, account=account, url=url, events=list(events), now=clock.now(), policy=LOCAL,
-                                    email=email)
+    return await store.add_endpoint(
+        db, account=account, url=url, events=list(events), now=clock.now(), policy=LOCAL, email=email
+    )
 
 
 # -- the schedule ------------------------------------------------------------------------
@@ -138,7 +151,9 @@ async def test_body_is_the_event_as_get_events_shows_it(db, db_url, live_account
     assert set(body) == {"id", "type", "created", "data"}  # no "test" on a real delivery
     assert body["id"] == event_id and body["type"] == "match.started"
     created = sql(db_url, "SELECT created_at FROM match_events WHERE id = $1", event_id)[0][0]
-    assert body["created"].endswith("Z") and dt.datetime.fromisoformat(body["created"].replace("Z", "+00:00")) == created
+    assert (
+        body["created"].endswith("Z") and dt.datetime.fromisoformat(body["created"].replace("Z", "+00:00")) == created
+    )
     key = make_key(db_url, "live")
     shown = await client.get(f"/v1/events/{body['data']['id']}", key)
     assert shown.status_code == 200
@@ -184,7 +199,9 @@ async def test_time_out_and_connection_failure_are_retried(db, db_url, live_acco
         scheduler.wake()
         await scheduler.observer.settled()
     first, second = attempts(db_url, slow)
-    assert first["status_code"] is None and "10 s" in first["error"] and first["latency_ms"] == pytest.approx(10000, abs=1)
+    assert (
+        first["status_code"] is None and "10 s" in first["error"] and first["latency_ms"] == pytest.approx(10000, abs=1)
+    )
     assert first["outcome"] == "retry" and second["status_code"] == 200
     assert (second["at"] - first["at"]).total_seconds() == pytest.approx(300, abs=1)
     (fail,) = attempts(db_url, refused)
@@ -259,15 +276,18 @@ async def test_each_endpoint_gets_its_types_with_one_event_id(db, db_url, live_a
 
 
 # -- pausing -----------------------------------------------------------------------------
-async def test_twenty_failures_pause_and_mail_the_owner_then_resume_continues(db, db_url, live_account, clock,
-                                                                               mock_clock):
+async def test_twenty_failures_pause_and_mail_the_owner_then_resume_continues(
+    db, db_url, live_account, clock, mock_clock
+):
     healthy = {"yes": False}
     receiver = Receiver("", clock.timestamp, answer=lambda n, r: 200 if healthy["yes"] else 503)
     sink = SmtpSink()
     async with running(receiver, sink) as nursery:
         mailer = Mailer("127.0.0.1", sink.port, "hooks@svc.test")
         # One send at a time: exactly 20 tries fail before the pause, none races past it.
-        scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR, concurrency=1, mailer=mailer)
+        scheduler = Scheduler(
+            db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR, concurrency=1, mailer=mailer
+        )
         await nursery.start(scheduler.run)
         endpoint_id, receiver.secret = await add(db, live_account, receiver.url, clock, email="owner@example.org")
         events = [insert_event(db_url, "match.finished", clock, offset=i) for i in range(21)]
@@ -292,8 +312,14 @@ async def test_twenty_failures_pause_and_mail_the_owner_then_resume_continues(db
         await receiver.wait_for(41)
         await scheduler.observer.settled()
     assert {r.body["id"] for r in receiver.accepted} == set(events)
-    assert sql(db_url, "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'succeeded'",
-               endpoint_id)[0][0] == 21
+    assert (
+        sql(
+            db_url,
+            "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'succeeded'",
+            endpoint_id,
+        )[0][0]
+        == 21
+    )
     assert len(sink.mails) == 1
 
 
@@ -312,9 +338,9 @@ async def test_pause_without_smtp_is_logged_and_kept(db, db_url, live_account, c
     assert any(endpoint_id in r.getMessage() and "paused" in r.getMessage() for r in caplog.records)
 
 
-
-async def test_events_written_during_a_pause_are_delivered_after_resume_in_order_once(db, db_url, live_account,
-                                                                                      clock, mock_clock):
+async def test_events_written_during_a_pause_are_delivered_after_resume_in_order_once(
+    db, db_url, live_account, clock, mock_clock
+):
     """Issue 24: the fan-out skips a paused endpoint, so the events written during its pause had
     no delivery and were lost. Resume makes them: after the pending ones, in outbox order, each
     once, as many as it printed; those older than the window are named and never sent."""
@@ -323,8 +349,9 @@ async def test_events_written_during_a_pause_are_delivered_after_resume_in_order
     # One send at a time: exactly 20 tries fail before the pause, and arrivals show the claim order.
     scheduler = Scheduler(db, clock, observer=SchedulerWatch(), policy=LOCAL, poll_s=FAR, concurrency=1)
     async with running(receiver, scheduler):
-        endpoint_id, receiver.secret = await add(db, live_account, receiver.url, clock,
-                                                 events=["match.started", "match.finished"])
+        endpoint_id, receiver.secret = await add(
+            db, live_account, receiver.url, clock, events=["match.started", "match.finished"]
+        )
         pending = [insert_event(db_url, "match.finished", clock, offset=i) for i in range(20)]
         scheduler.wake()
         await scheduler.observer.settled()
@@ -360,14 +387,22 @@ async def test_events_written_during_a_pause_are_delivered_after_resume_in_order
     assert not set(stale) & {r.body["id"] for r in receiver.received}
     lines = printed.splitlines()
     oldest = sql(db_url, "SELECT created_at FROM match_events WHERE id = $1", during[0])[0][0]
-    assert lines[0] == (f"resumed {endpoint_id}: 20 pending deliveries continue, 20 events written during the pause "
-                        f"will be delivered (oldest {oldest:%Y-%m-%dT%H:%M:%S}Z), all in outbox order")
+    assert lines[0] == (
+        f"resumed {endpoint_id}: 20 pending deliveries continue, 20 events written during the pause "
+        f"will be delivered (oldest {oldest:%Y-%m-%dT%H:%M:%S}Z), all in outbox order"
+    )
     assert lines[1] == "3 events written during the pause are older than the 7-day window and will not be delivered:"
     assert [line.split()[0] for line in lines[2:]] == stale
     printed_count = int(lines[0].split(", ")[1].split()[0])
     assert printed_count == len(after) - len(pending) == len(during)  # the count printed is the count sent
-    assert sql(db_url, "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'succeeded'",
-               endpoint_id)[0][0] == 40
+    assert (
+        sql(
+            db_url,
+            "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'succeeded'",
+            endpoint_id,
+        )[0][0]
+        == 40
+    )
 
 
 # -- workers -----------------------------------------------------------------------------
@@ -428,8 +463,15 @@ async def test_a_payload_stored_as_json_text_is_sent_as_the_object(db, db_url, l
         row = sql(db_url, "SELECT * FROM event_rows WHERE status = 'finished' ORDER BY match_id LIMIT 1")[0]
         payload = converter.unstructure(event_from_row(row, with_odds=True))
         event_id = "evt_" + secrets.token_hex(8)
-        sql(db_url, "INSERT INTO match_events (id, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, $5::jsonb)",
-            event_id, "match.finished", row["match_id"], clock.now(), json.dumps(payload))
+        sql(
+            db_url,
+            "INSERT INTO match_events (id, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, $5::jsonb)",
+            event_id,
+            "match.finished",
+            row["match_id"],
+            clock.now(),
+            json.dumps(payload),
+        )
         scheduler.wake()
         await receiver.wait_for(1)
         await scheduler.observer.settled()

@@ -8,12 +8,12 @@ import datetime as dt
 import secrets
 
 import pytest
-from tests.support import NOON, make_key, sql
 
 from svc.core.db import Database
 from svc_hooks import store
 from svc_hooks.addresses import Policy
 from svc_hooks.fanout import GAP_WAIT, advance, fan_out
+from tests.support import NOON, make_key, sql
 
 T0 = NOON
 
@@ -47,11 +47,24 @@ def _event(db_url, type_="match.finished", seq=None):
     event_id = "evt_" + secrets.token_hex(8)
     match = sql(db_url, "SELECT match_id FROM event_rows LIMIT 1")[0][0]
     if seq is None:
-        sql(db_url, "INSERT INTO match_events (id, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, '{}')",
-            event_id, type_, match, NOON)
+        sql(
+            db_url,
+            "INSERT INTO match_events (id, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, '{}')",
+            event_id,
+            type_,
+            match,
+            NOON,
+        )
     else:
-        sql(db_url, "INSERT INTO match_events (id, seq, type, match_id, created_at, payload) "
-                    "VALUES ($1, $2, $3, $4, $5, '{}')", event_id, seq, type_, match, NOON)
+        sql(
+            db_url,
+            "INSERT INTO match_events (id, seq, type, match_id, created_at, payload) VALUES ($1, $2, $3, $4, $5, '{}')",
+            event_id,
+            seq,
+            type_,
+            match,
+            NOON,
+        )
     return event_id
 
 
@@ -59,8 +72,9 @@ async def test_an_event_committed_late_below_the_cursor_is_still_delivered(db, d
     account = f"fan-{secrets.token_hex(3)}"
     make_key(db_url, "live", account=account)
     await fan_out(db, NOON)  # the cursor catches up with whatever is already there
-    endpoint_id, _ = await store.add_endpoint(db, account=account, url="https://93.184.216.34/h",
-                                              events=["match.finished"], now=NOON, policy=Policy())
+    endpoint_id, _ = await store.add_endpoint(
+        db, account=account, url="https://93.184.216.34/h", events=["match.finished"], now=NOON, policy=Policy()
+    )
     # A seq is taken (the insert of a transaction still open) but not yet visible:
     held = sql(db_url, "SELECT nextval(pg_get_serial_sequence('match_events', 'seq'))")[0][0]
     after = _event(db_url)
@@ -70,8 +84,10 @@ async def test_an_event_committed_late_below_the_cursor_is_still_delivered(db, d
     got = {r[0] for r in sql(db_url, "SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1", endpoint_id)}
     assert got == {after, late}
     assert await fan_out(db, NOON + dt.timedelta(seconds=2)) == 0  # nothing twice
-    assert sql(db_url, "SELECT last_seq FROM webhook_fanout")[0][0] == \
-        sql(db_url, "SELECT max(seq) FROM match_events")[0][0]
+    assert (
+        sql(db_url, "SELECT last_seq FROM webhook_fanout")[0][0]
+        == sql(db_url, "SELECT max(seq) FROM match_events")[0][0]
+    )
 
 
 async def test_only_subscribed_types_of_live_accounts_after_the_endpoint_was_added(db, db_url):
@@ -79,8 +95,9 @@ async def test_only_subscribed_types_of_live_accounts_after_the_endpoint_was_add
     make_key(db_url, "live", account=account)
     await fan_out(db, NOON)
     before = _event(db_url, "match.started")
-    started_only, _ = await store.add_endpoint(db, account=account, url="https://93.184.216.34/a",
-                                               events=["match.started"], now=NOON, policy=Policy())
+    started_only, _ = await store.add_endpoint(
+        db, account=account, url="https://93.184.216.34/a", events=["match.started"], now=NOON, policy=Policy()
+    )
     finished = _event(db_url, "match.finished")
     started = _event(db_url, "match.started")
     await fan_out(db, NOON)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import functools
 
 import trio
-from tests.support import NOON, make_key, sql
 
 from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
 from svc_live import stream as stream_mod
+from tests.support import NOON, make_key, sql
 
 
 async def wait_for(reader: Reader, n_matches: int) -> None:

@@ -9,15 +9,15 @@ import datetime as dt
 import threading
 
 import trio
-from tests.support import NOON, make_key, sql
 
 from svc.access.keys import key_hash
 from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
 from svc_live import hub as hub_mod
-from svc_live.components import hub_of
 from svc_live import slots as slots_mod
+from svc_live.components import hub_of
+from tests.support import NOON, make_key, sql
 
 
 def held(db_url: str, key: str | None = None) -> int:
@@ -33,8 +33,10 @@ async def test_third_stream_refused_across_two_apps_while_two_keep_flowing(db_ur
     key = make_key(db_url, "live")
     ids = [r["id"] for r in sql(db_url, LIVE_SQL)]
     clock = Clock(start=NOON)  # one wall clock for both "servers"
-    async with running_app(db_url, clock, [hub_component], mock_clock=mock_clock) as (app_a, client_a), \
-            running_app(db_url, clock, [hub_component], mock_clock=mock_clock) as (app_b, client_b):
+    async with (
+        running_app(db_url, clock, [hub_component], mock_clock=mock_clock) as (app_a, client_a),
+        running_app(db_url, clock, [hub_component], mock_clock=mock_clock) as (app_b, client_b),
+    ):
         one, two, three = Reader(), Reader(), Reader()
         async with trio.open_nursery() as n:
             n.start_soon(one.run, client_a, key)
@@ -48,15 +50,21 @@ async def test_third_stream_refused_across_two_apps_while_two_keep_flowing(db_ur
             assert three.body["error"]["code"] == "too_many_streams"
             assert 1 <= int(three.headers["retry-after"]) <= slots_mod.LEASE_S
             # a refused stream is not counted: two calls today, and the refusal says so
-            assert sql(db_url, "SELECT day_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id "
-                               "WHERE k.key_hash = $1", key_hash(key))[0][0] == 2
+            assert (
+                sql(
+                    db_url,
+                    "SELECT day_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = $1",
+                    key_hash(key),
+                )[0][0]
+                == 2
+            )
             assert int(three.headers["x-ratelimit-remaining"]) == int(two.headers["x-ratelimit-remaining"])
             # the first two keep flowing: a change reaches both, through both hubs
             before = (len(one.named("match")), len(two.named("match")))
             seqs = await publish_changes(app_a, ids[:1])
             await trio.sleep(hub_mod.POLL_S + 1)
-            assert [int(e.id) for _, e in one.named("match")[before[0]:]] == seqs
-            assert [int(e.id) for _, e in two.named("match")[before[1]:]] == seqs
+            assert [int(e.id) for _, e in one.named("match")[before[0] :]] == seqs
+            assert [int(e.id) for _, e in two.named("match")[before[1] :]] == seqs
             # another key is not affected
             other = Reader()
             n.start_soon(other.run, client_b, make_key(db_url, "live"))
@@ -121,8 +129,7 @@ async def test_slow_reader_is_dropped_and_the_fast_one_gets_everything(db_url, m
             n.start_soon(fast.run, client, key)
             await settle(fast)
             # the slow one opens the stream and then stops reading
-            async with client.stream("GET", "/v1/live/stream",
-                                     headers={"Authorization": f"Bearer {key}"}) as slow:
+            async with client.stream("GET", "/v1/live/stream", headers={"Authorization": f"Bearer {key}"}) as slow:
                 assert slow.status_code == 200
                 chunks = slow.aiter_raw()
                 assert (await chunks.__anext__()).startswith(b"retry:")  # then it stops reading

@@ -10,13 +10,13 @@ import datetime as dt
 
 import pytest
 import trio
-from tests.support import NOON, make_key, sql
 
 from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, publish_changes, running_app
 from svc_live import stream as stream_mod
 from svc_live.components import hub_of
+from tests.support import NOON, make_key, sql
 
 
 @pytest.fixture
@@ -97,9 +97,9 @@ async def test_stream_discipline_filter_and_a_change_arrives(live_app, db_url, m
         reader.kill.cancel()
     got = [e for _, e in reader.named("match")]
     assert {e.json()["discipline"] for e in got} == {disc}
-    snapshot, live = got[:len(mine)], got[len(mine):]
+    snapshot, live = got[: len(mine)], got[len(mine) :]
     assert sorted(e.json()["match"] for e in snapshot) == sorted(mine)
-    assert [int(e.id) for e in live] == seqs[len(other):]
+    assert [int(e.id) for e in live] == seqs[len(other) :]
 
 
 async def test_a_stream_opened_just_after_a_change_starts_from_the_new_score(live_app, db_url, mock_clock):
@@ -113,8 +113,11 @@ async def test_a_stream_opened_just_after_a_change_starts_from_the_new_score(liv
         await first.opened.wait()
         await trio.sleep(1)
         changed = in_play[0]["id"]
-        sql(db_url, "UPDATE matches SET g1 = g1[:cardinality(g1) - 1] || (g1[cardinality(g1)] + 1) "
-                    "WHERE id = $1", changed)
+        sql(
+            db_url,
+            "UPDATE matches SET g1 = g1[:cardinality(g1) - 1] || (g1[cardinality(g1)] + 1) WHERE id = $1",
+            changed,
+        )
         await publish_changes(app, [changed])
         await trio.sleep(1)
         n.start_soon(later.run, client, make_key(db_url, "live"))
@@ -122,7 +125,9 @@ async def test_a_stream_opened_just_after_a_change_starts_from_the_new_score(liv
         await trio.sleep(1)
         first.kill.cancel()
         later.kill.cancel()
-    now = {r["id"]: [r["g1"][-1], r["g2"][-1]] for r in sql(db_url, "SELECT id, g1, g2 FROM matches WHERE status = 'live'")}
+    now = {
+        r["id"]: [r["g1"][-1], r["g2"][-1]] for r in sql(db_url, "SELECT id, g1, g2 FROM matches WHERE status = 'live'")
+    }
     last_seen = {e.json()["match"]: e.json()["point"] for _, e in later.named("match")}
     assert last_seen == now
     assert [e.json()["point"] for _, e in first.named("match") if e.json()["match"] == changed][0] != now[changed]
@@ -149,20 +154,30 @@ async def test_a_stopping_hub_ends_its_streams_and_refuses_new_ones_uncounted(li
 
 async def test_live_meta_says_the_world_time_and_when_play_resumes(client, plan_keys, db_url):
     key = plan_keys["live"]
-    nxt = sql(db_url, "SELECT min(start_at) AS at FROM matches WHERE status = 'scheduled' AND start_at > $1", NOON)[0]["at"]
+    nxt = sql(db_url, "SELECT min(start_at) AS at FROM matches WHERE status = 'scheduled' AND start_at > $1", NOON)[0][
+        "at"
+    ]
     meta = (await client.get("/v1/live", key)).json_body["meta"]
     as_of = dt.datetime.fromisoformat(meta["as_of"].replace("Z", "+00:00"))
     assert dt.timedelta(0) <= as_of - NOON < dt.timedelta(minutes=5)  # the feed never ran: the clock's time
-    assert meta["next_start_at"] == nxt.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+    assert meta["next_start_at"] == nxt.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
     assert meta["next_edition"]["start_date"] > NOON.date().isoformat() and meta["next_edition"]["id"].startswith("tr_")
     # the demo world played faster than the clock: its time is the feed's, hours ahead
     ahead = NOON + dt.timedelta(hours=5)
-    sql(db_url, "INSERT INTO live_feed_state (world, played_to) VALUES ('test', $1) "
-                "ON CONFLICT (id) DO UPDATE SET played_to = excluded.played_to", ahead)
+    sql(
+        db_url,
+        "INSERT INTO live_feed_state (world, played_to) VALUES ('test', $1) "
+        "ON CONFLICT (id) DO UPDATE SET played_to = excluded.played_to",
+        ahead,
+    )
     try:
         meta = (await client.get("/v1/live", key)).json_body["meta"]
     finally:
         sql(db_url, "DELETE FROM live_feed_state")
     assert meta["as_of"] == ahead.isoformat().replace("+00:00", "Z")
-    later = sql(db_url, "SELECT min(start_at) AS at FROM matches WHERE status = 'scheduled' AND start_at > $1", ahead)[0]["at"]
-    assert meta["next_start_at"] == (later.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z") if later else None)
+    later = sql(db_url, "SELECT min(start_at) AS at FROM matches WHERE status = 'scheduled' AND start_at > $1", ahead)[
+        0
+    ]["at"]
+    assert meta["next_start_at"] == (
+        later.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if later else None
+    )

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from tests.support import make_key, run, sql
-
 from svc.access import keys as svc_keys
 from svc.core.db import connect_asyncio
+from tests.support import make_key, run, sql
 
 RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Remaining")
 
 
 def calls_today(db_url: str, key: str) -> int:
-    rows = sql(db_url, "SELECT u.day_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = $1",
-               svc_keys.key_hash(key))
+    rows = sql(
+        db_url,
+        "SELECT u.day_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = $1",
+        svc_keys.key_hash(key),
+    )
     return rows[0]["day_calls"]
 
 

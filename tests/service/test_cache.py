@@ -3,10 +3,9 @@ see their own answers, and new data shows after an import or once the time-to-li
 
 from __future__ import annotations
 
-from tests.support import make_key, run, sql
-
 from svc.core.db import connect_asyncio
 from svc.world import derived as derive
+from tests.support import make_key, run, sql
 
 
 def rename_series(db_url: str, name: str) -> None:
@@ -44,8 +43,9 @@ async def test_cached_answers_are_counted_and_refresh_after_ttl_or_import(cached
 
 async def test_each_plan_gets_its_own_answer(cached_client, db_url):
     free, odds = make_key(db_url, "free"), make_key(db_url, "odds")
-    priced = sql(db_url, "SELECT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id "
-                         "WHERE m.status = 'finished' LIMIT 1")[0]["event_id"]
+    priced = sql(
+        db_url, "SELECT m.event_id FROM matches m JOIN odds o ON o.match_id = m.id WHERE m.status = 'finished' LIMIT 1"
+    )[0]["event_id"]
     with_odds = await cached_client.get(f"/v1/events/{priced}", odds)
     without = await cached_client.get(f"/v1/events/{priced}", free)
     assert with_odds.json_body["data"]["odds"] is not None

@@ -8,9 +8,8 @@ import subprocess
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
-from tests.support import sql
-
 from svc.access import keys as svc_keys
+from tests.support import sql
 
 KEY = re.compile(r"^bk_live_[A-Za-z0-9]{40}$")
 
@@ -29,11 +28,15 @@ def test_keys_create_prints_only_the_key_and_replace_ends_the_old_one(db_url):
     assert made.returncode == 0, made.stderr
     key = made.stdout.strip()
     assert KEY.match(key) and made.stdout == key + "\n"
-    stored = sql(db_url, "SELECT k.prefix, a.plan FROM api_keys k JOIN accounts a ON a.name = k.account "
-                         "WHERE k.key_hash = $1", svc_keys.key_hash(key))[0]
+    stored = sql(
+        db_url,
+        "SELECT k.prefix, a.plan FROM api_keys k JOIN accounts a ON a.name = k.account WHERE k.key_hash = $1",
+        svc_keys.key_hash(key),
+    )[0]
     assert stored["plan"] == "archive" and key.startswith(stored["prefix"])
-    assert not sql(db_url, "SELECT 1 FROM api_keys WHERE prefix = $1 AND key_hash = convert_to($2, 'UTF8')",
-                   stored["prefix"], key), "the key itself is never stored"
+    assert not sql(
+        db_url, "SELECT 1 FROM api_keys WHERE prefix = $1 AND key_hash = convert_to($2, 'UTF8')", stored["prefix"], key
+    ), "the key itself is never stored"
 
     replaced = svc(db_url, "keys", "replace", key)
     assert replaced.returncode == 0, replaced.stderr
@@ -69,9 +72,13 @@ def test_world_generation_into_a_log_file_writes_a_handful_of_plain_lines(pg_ser
     try:
         log = tmp_path / "world.log"
         with open(log, "w") as err:
-            done = subprocess.run([sys.executable, "-m", "svc", "world", "--scale", "tiny", "--as-of", "2026-11-23"],
-                                  env={**os.environ, "DATABASE_URL": db_url}, stdout=subprocess.DEVNULL, stderr=err,
-                                  timeout=300)
+            done = subprocess.run(
+                [sys.executable, "-m", "svc", "world", "--scale", "tiny", "--as-of", "2026-11-23"],
+                env={**os.environ, "DATABASE_URL": db_url},
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                timeout=300,
+            )
         text = log.read_text()
         assert done.returncode == 0, text
         lines = text.splitlines()
@@ -97,8 +104,9 @@ async def test_serve_against_database_url_prints_no_working_key_and_no_password(
     keys_before = sql(db_url, "SELECT count(*) AS n FROM api_keys")[0]["n"]
     # the test server trusts local connections: a password in the URL is accepted and ignored
     parts = urlsplit(db_url)
-    with_password = urlunsplit(parts._replace(netloc=f"{parts.username or 'postgres'}:not-for-logs@"
-                                                     f"{parts.netloc.rpartition('@')[2]}"))
+    with_password = urlunsplit(
+        parts._replace(netloc=f"{parts.username or 'postgres'}:not-for-logs@{parts.netloc.rpartition('@')[2]}")
+    )
     with serve_process(with_password, tmp_path, "--workers", "1", SVC_LIVE_FEED="0", SVC_HOOKS="0") as (proc, base):
         async with httpx.AsyncClient(timeout=10) as client:
             await wait_until_up(client, base, tmp_path)

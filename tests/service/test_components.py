@@ -5,11 +5,11 @@ never goes on serving with a dead part. Mock clock."""
 from __future__ import annotations
 
 import trio
-from tests.support import NOON
 
 from svc.core.clock import Clock
 from svc.testing.live import running_app
 from svc.web import supervisor
+from tests.support import NOON
 
 
 async def test_a_failed_component_is_started_again_and_health_says_so(db_url, mock_clock):
@@ -28,8 +28,11 @@ async def test_a_failed_component_is_started_again_and_health_says_so(db_url, mo
         assert ok.status_code == 200 and ok.json()["components"] == {"pump": "running"}
         await trio.sleep(5.5)  # it failed half a second ago; back in 1 s
         down = await client.get("/healthz")
-        assert down.status_code == 503 and down.json() == {"status": "not_ready", "database": "ok",
-                                                           "components": {"pump": "restarting"}}
+        assert down.status_code == 503 and down.json() == {
+            "status": "not_ready",
+            "database": "ok",
+            "components": {"pump": "restarting"},
+        }
         assert (await client.get("/v1/openapi.json")).status_code == 200  # the rest keeps serving
         await trio.sleep(20)
         assert len(starts) == 3
@@ -37,4 +40,3 @@ async def test_a_failed_component_is_started_again_and_health_says_so(db_url, mo
         gaps = [round(b - a, 1) for a, b in zip(starts, starts[1:])]
         assert gaps == [5 + supervisor.BACKOFF_S[0], 5 + 2 * supervisor.BACKOFF_S[0]]
         assert (await client.get("/healthz")).status_code == 200
-

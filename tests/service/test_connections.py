@@ -13,9 +13,9 @@ import h11
 import httpx
 import pytest
 import trio
-from tests.support import make_key
 
 from svc.testing.serving import serve_process, workers_of
+from tests.support import make_key
 
 from .test_two_servers import wait_until_up
 
@@ -26,8 +26,9 @@ AT_ONCE = 250  # connections open at one time (the listen backlog is 100; more o
 
 @pytest.fixture
 def server(db_url, tmp_path):
-    with serve_process(db_url, tmp_path, "--workers", "1", SVC_LIVE_FEED="0", SVC_HOOKS="0",
-                       SVC_KEEP_ALIVE_S=str(KEEP_ALIVE_S)) as (proc, base):
+    with serve_process(
+        db_url, tmp_path, "--workers", "1", SVC_LIVE_FEED="0", SVC_HOOKS="0", SVC_KEEP_ALIVE_S=str(KEEP_ALIVE_S)
+    ) as (proc, base):
         yield proc, base, tmp_path
 
 

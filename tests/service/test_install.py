@@ -23,10 +23,9 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from tests.support import drop_database, new_database, sql
-
 from svc import API_VERSION
 from svc.testing.serving import free_port
+from tests.support import drop_database, new_database, sql
 
 ROOT = Path(__file__).resolve().parents[2]
 PATHS = 45  # the paths of /v1/openapi.json
@@ -49,8 +48,11 @@ def dev_py():
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment without what would let the checkout, or the test's own settings, stand in for
     what is installed (PYTHONPATH, a DATABASE_URL, the service's SVC_* settings)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "DATABASE_URL") and not k.startswith("SVC_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "DATABASE_URL") and not k.startswith("SVC_")
+    }
     return {**env, "SVC_LOG_LEVEL": "WARNING", **extra}
 
 
@@ -68,6 +70,7 @@ def built_wheel(tmp_path_factory) -> Path:
 # -- asking every path -------------------------------------------------------------------------------
 def sample_values(client: httpx.Client) -> dict[str, str]:
     """Ids the world holds, as a client finds them: from the list endpoints."""
+
     def first(path: str) -> list[dict]:
         answer = client.get(path)
         assert answer.status_code == 200, (path, answer.text)
@@ -76,9 +79,11 @@ def sample_values(client: httpx.Client) -> dict[str, str]:
     match = first("/v1/matches?per_page=1")[0]
     return {
         # two players who meet, so that head to head and a prediction have something to say
-        "player": match["side1"]["players"][0]["id"], "player2": match["side2"]["players"][0]["id"],
+        "player": match["side1"]["players"][0]["id"],
+        "player2": match["side2"]["players"][0]["id"],
         "name": match["side1"]["players"][0]["name"].split()[0],
-        "match": match["id"], "event": match["event"],
+        "match": match["id"],
+        "event": match["event"],
         "tournament": first("/v1/tournaments?per_page=1")[0]["id"],
         "series": first("/v1/series")[0]["series"],
         "country": first("/v1/countries")[0]["code"],
@@ -92,8 +97,16 @@ def path_value(template: str, name: str, values: dict[str, str]) -> str:
     if name == "slug":
         return values["series"]
     resource = template.split("/")[2]  # /v1/<resource>/{id}...
-    return values[{"players": "player", "matches": "match", "odds": "match", "events": "event",
-                   "tournaments": "tournament", "venues": "venue"}[resource]]
+    return values[
+        {
+            "players": "player",
+            "matches": "match",
+            "odds": "match",
+            "events": "event",
+            "tournaments": "tournament",
+            "venues": "venue",
+        }[resource]
+    ]
 
 
 def query_value(param: dict, values: dict[str, str]) -> str:
@@ -167,8 +180,9 @@ def serve_and_ask(argv: list[str | Path], env: dict[str, str], home: Path, key: 
     log_path = home / "serve.log"
     with open(log_path, "wb") as log:
         started = time.monotonic()
-        proc = subprocess.Popen([str(a) for a in (*argv, "serve", "--port", port)], env=env, cwd=home,
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [str(a) for a in (*argv, "serve", "--port", port)], env=env, cwd=home, stdout=log, stderr=subprocess.STDOUT
+        )
         try:
             while True:
                 assert proc.poll() is None, f"serve exited {proc.returncode}:\n{log_path.read_text()}"
@@ -237,8 +251,10 @@ def test_the_installed_wheel_serves_every_path(built_wheel, pg_server_url, tmp_p
         up_after, statuses = operator_session([venv / "bin" / "svc"], env, home)
     finally:
         drop_database(pg_server_url, name)
-    print(f"\nwheel {built_wheel.stat().st_size / 1e6:.1f} MB; installed `svc serve` answered after {up_after:.1f} s; "
-          f"not 200: {not_ok(statuses)}")
+    print(
+        f"\nwheel {built_wheel.stat().st_size / 1e6:.1f} MB; installed `svc serve` answered after {up_after:.1f} s; "
+        f"not 200: {not_ok(statuses)}"
+    )
     assert len(statuses) == PATHS
 
 
@@ -258,6 +274,8 @@ def test_the_zipapp_serves_every_path_with_only_python(built_wheel, tmp_path):
         up_after, statuses = operator_session(svc, env, home)
     finally:
         subprocess.run([str(a) for a in (*svc, "db", "stop")], env=env, cwd=home, capture_output=True, timeout=60)
-    print(f"\nzipapp {zipapp.stat().st_size / 1e6:.1f} MB; first start (unpacking) {unpacked_after:.1f} s; "
-          f"`svc.pyz serve` answered after {up_after:.1f} s; not 200: {not_ok(statuses)}")
+    print(
+        f"\nzipapp {zipapp.stat().st_size / 1e6:.1f} MB; first start (unpacking) {unpacked_after:.1f} s; "
+        f"`svc.pyz serve` answered after {up_after:.1f} s; not 200: {not_ok(statuses)}"
+    )
     assert len(statuses) == PATHS

@@ -17,8 +17,13 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess:
     """lint-imports with the project's contract, on the packages found under `root`."""
     env = {**os.environ, "PYTHONPATH": str(root)}
     command = Path(sys.executable).with_name("lint-imports")  # installed beside this Python by import-linter
-    return subprocess.run([str(command), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
-                          cwd=root, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [str(command), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_the_code_keeps_its_layers():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 
 import trio
-from tests.support import NOON, make_key, sql
 
 from svc.access import keys as svc_keys
+from tests.support import NOON, make_key, sql
 
 
 async def test_free_minute_limit_then_the_next_minute(client, db_url, mock_clock):
@@ -43,7 +43,7 @@ async def test_free_day_quota_resets_at_midnight_utc(client, db_url, mock_clock)
     assert refused.status_code == 429
     error = refused.json_body["error"]
     assert error["code"] == "quota_exceeded"
-    midnight = dt.datetime.combine(NOON.date() + dt.timedelta(days=1), dt.time(), dt.timezone.utc)
+    midnight = dt.datetime.combine(NOON.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
     assert error["resets_at"] == midnight.isoformat().replace("+00:00", "Z")
     now = NOON + dt.timedelta(minutes=5)
     assert int(refused.headers["Retry-After"]) == int((midnight - now).total_seconds())
@@ -96,6 +96,9 @@ async def test_validation_errors_are_not_counted_but_carry_headers(client, db_ur
     bad = await client.get("/v1/fixtures", key, per_page=500)
     assert bad.status_code == 422
     assert bad.headers["X-RateLimit-Remaining"] == "10"
-    rows = sql(db_url, "SELECT u.minute_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = $1",
-               svc_keys.key_hash(key))
+    rows = sql(
+        db_url,
+        "SELECT u.minute_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = $1",
+        svc_keys.key_hash(key),
+    )
     assert rows[0]["minute_calls"] == 0

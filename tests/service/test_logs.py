@@ -20,7 +20,12 @@ async def test_a_request_line_as_json(client, plan_keys, caplog):
     lines = [JsonLines().format(rec) for rec in caplog.records if rec.name == "svc.access"]
     got = orjson.loads(lines[-1])
     assert {k: got[k] for k in ("method", "path", "status", "level", "logger")} == {
-        "method": "GET", "path": "/v1/search", "status": 200, "level": "INFO", "logger": "svc.access"}
+        "method": "GET",
+        "path": "/v1/search",
+        "status": 200,
+        "level": "INFO",
+        "logger": "svc.access",
+    }
     assert got["key"] == key[:12] and isinstance(got["ms"], float) and got["time"].endswith("+00:00")
     assert key not in lines[-1] and "lee" not in lines[-1]
 
@@ -56,8 +61,9 @@ def test_a_traceback_is_indented_in_text_and_apart_from_the_message_in_json():
     try:
         raise ValueError("bad value\n2026-11-24 00:00:00,000 1 svc.access INFO forged")
     except ValueError:
-        record = logging.getLogger("svc.test").makeRecord("svc.test", logging.ERROR, __file__, 1,
-                                                          "failed on %s", ("/v1/x\n",), sys.exc_info())
+        record = logging.getLogger("svc.test").makeRecord(
+            "svc.test", logging.ERROR, __file__, 1, "failed on %s", ("/v1/x\n",), sys.exc_info()
+        )
     records: queue.SimpleQueue = queue.SimpleQueue()
     _Queued(records).emit(record)
     queued = records.get_nowait()
@@ -65,6 +71,7 @@ def test_a_traceback_is_indented_in_text_and_apart_from_the_message_in_json():
     assert text[0].endswith("svc.test ERROR failed on /v1/x\\n")
     assert len(text) > 2 and all(line.startswith("    ") for line in text[1:])
     assert any("ValueError: bad value" in line for line in text) and not any(
-        line.startswith("2026-11-24 00:00:00") for line in text)
+        line.startswith("2026-11-24 00:00:00") for line in text
+    )
     got = orjson.loads(JsonLines().format(queued))
     assert got["message"] == "failed on /v1/x\n" and "ValueError: bad value" in got["exception"]

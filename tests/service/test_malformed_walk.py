@@ -10,14 +10,43 @@ import itertools
 from urllib.parse import quote
 
 import pytest
-from tests.support import make_key, sql
 
 from svc.assembly import openapi_description
+from tests.support import make_key, sql
 
 RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Remaining")
-BAD_VALUES = ["", " ", "x" * 300, "-1", "0", "99999999999", "1.5", "abc", "\uff11", "\u0661\u0669", "\x00",
-              "%00", "%zz", "'; DROP TABLE players; --", "2024-02-30", "9999-99-99", "true", "null", "pl_",
-              "ev_%2F..%2F", "\u202e", "🏸", "[]", "{}", "1e9", " 1", "+1", "--1", "0x10", "NaN"]
+BAD_VALUES = [
+    "",
+    " ",
+    "x" * 300,
+    "-1",
+    "0",
+    "99999999999",
+    "1.5",
+    "abc",
+    "\uff11",
+    "\u0661\u0669",
+    "\x00",
+    "%00",
+    "%zz",
+    "'; DROP TABLE players; --",
+    "2024-02-30",
+    "9999-99-99",
+    "true",
+    "null",
+    "pl_",
+    "ev_%2F..%2F",
+    "\u202e",
+    "🏸",
+    "[]",
+    "{}",
+    "1e9",
+    " 1",
+    "+1",
+    "--1",
+    "0x10",
+    "NaN",
+]
 BAD_IDS = ["x", "pl_", "mt_" + "a" * 80, "%2e%2e", "..", "ev_abc%00", "tr_\u00e9", "ev_" + "9" * 5, "%20", "🏸"]
 HEADERS = ("Authorization", "X-API-Key")
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from tests.support import drop_database, new_database, run
 
 from svc.access.plans import prepare_database
 from svc.core.schema import RENAMED, SCHEMA_DIR
+from tests.support import drop_database, new_database, run
 
 DUMP = Path(__file__).with_name("data") / "schema-before-rename.sql"
 
@@ -62,8 +62,10 @@ def test_a_database_from_before_the_rename_migrates_to_todays_schema(fresh_datab
     assert set(RENAMED) <= recorded_before  # the dump is truly from before the rename
     # Every file of the old database had been applied: none runs again, and files added
     # since (if any) are the only ones applied now.
-    assert all(name in {RENAMED.get(n, n) for n in recorded_before} or name in applied
-               for name in (p.name for p in SCHEMA_DIR.glob("*.sql")))
+    assert all(
+        name in {RENAMED.get(n, n) for n in recorded_before} or name in applied
+        for name in (p.name for p in SCHEMA_DIR.glob("*.sql"))
+    )
     assert not set(applied) & {RENAMED.get(n, n) for n in recorded_before}
     assert recorded == sorted(p.name for p in SCHEMA_DIR.glob("*.sql"))
     assert [tuple(r) for r in old_shape] == [tuple(r) for r in new_shape]

@@ -19,8 +19,19 @@ async def test_openapi_is_valid_and_complete(client):
     assert schemes["apiKeyHeader"] == {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     assert {ep.path for ep in REGISTRY} == set(spec["paths"])
     free = [p for p, item in spec["paths"].items() if item["get"]["x-plan"] == "free"]
-    assert sorted(free) == sorted(["/v1/usage", "/v1/search", "/v1/countries", "/v1/results/yesterday",
-                                   "/v1/results", "/v1/fixtures", "/v1/events/{id}", "/v1/calendar", "/v1/series"])
+    assert sorted(free) == sorted(
+        [
+            "/v1/usage",
+            "/v1/search",
+            "/v1/countries",
+            "/v1/results/yesterday",
+            "/v1/results",
+            "/v1/fixtures",
+            "/v1/events/{id}",
+            "/v1/calendar",
+            "/v1/series",
+        ]
+    )
     fixtures = {p["name"]: p for p in spec["paths"]["/v1/fixtures"]["get"]["parameters"]}
     assert fixtures["per_page"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}
     assert fixtures["discipline"]["schema"]["enum"] == ["MS", "WS", "MD", "WD", "XD"]

@@ -8,13 +8,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from tests.support import NOON, Client, make_key, run
 
 from svc.access.plans import prepare_database
 from svc.assembly import create_app
 from svc.core import pgserver
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
+from tests.support import NOON, Client, make_key, run
 
 
 @pytest.fixture
@@ -100,12 +100,12 @@ async def test_a_call_counted_as_the_database_went_away_is_taken_back_when_it_re
     """A call counted, then answered 503 because the database went away before its answer was made,
     is taken back once the database answers again: a 5xx is never left counted (README, "Limits")."""
     import trio
-    from tests.support import sql
 
     from svc.core.sqlfiles import Q
     from svc.web.app import create_app as create_web_app
     from svc.web.endpoint import Answer, Endpoint
     from svc.web.params import NoParams
+    from tests.support import sql
 
     url, server = own_server
     key = make_key(url, "free")
@@ -114,9 +114,19 @@ async def test_a_call_counted_as_the_database_went_away_is_taken_back_when_it_re
         pgserver.stop_immediately(server)  # after the call was counted and committed
         return Answer(await call.db.fetchval(Q.world.has_matches))
 
-    outage = Endpoint(path="/v1/outage", plan="free", summary="", description="", params=NoParams, returns=bool,
-                      many=False, handler=the_database_goes_away)
-    counted = "SELECT u.day_calls, u.month_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.account = $1"
+    outage = Endpoint(
+        path="/v1/outage",
+        plan="free",
+        summary="",
+        description="",
+        params=NoParams,
+        returns=bool,
+        many=False,
+        handler=the_database_goes_away,
+    )
+    counted = (
+        "SELECT u.day_calls, u.month_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.account = $1"
+    )
     account = sql(url, "SELECT account FROM api_keys ORDER BY id DESC LIMIT 1")[0]["account"]
     app = create_web_app(url, endpoints=[outage], clock=Clock(start=NOON), pool_size=2)
     async with app.test_app() as test_app:

@@ -18,12 +18,12 @@ from pathlib import Path
 import httpx
 import pytest
 import trio
-from tests.support import make_key, run, sql
 
 from svc.core.db import connect_asyncio
 from svc.core.sqlrun import Tx
 from svc.testing.serving import serve_process
 from svc.world.feed.publish import publish
+from tests.support import make_key, run, sql
 
 from .test_two_servers import wait_until_up
 
@@ -38,8 +38,12 @@ def _chromium() -> str:
         if shutil.which("apt-get") is None:
             pytest.fail("Chromium is missing and apt-get is not here to install it")
         subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], check=True,
-                       capture_output=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
         found = shutil.which("chromium")
     assert found, "chromium did not install"
     return found
@@ -49,8 +53,11 @@ def _playwright_core() -> Path:
     modules = BROWSER_DIR / "node_modules"
     if not (modules / "playwright-core").exists():
         BROWSER_DIR.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(BROWSER_DIR), PLAYWRIGHT_CORE],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(BROWSER_DIR), PLAYWRIGHT_CORE],
+            check=True,
+            capture_output=True,
+        )
     return modules
 
 
@@ -98,7 +105,10 @@ async def test_docs_try_it_and_live_score_change_in_chromium(browser, server, db
     expected = " ".join(f"{a}-{b}" for a, b in zip(g1, g2))
     proc = await trio.lowlevel.open_process(
         ["node", str(HERE / "pages.js"), base, key, live_key, event_id, expected, str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, **browser})
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, **browser},
+    )
     stages: dict[str, dict] = {}
     buffer = b""
     with trio.fail_after(180):

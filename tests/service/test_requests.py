@@ -4,6 +4,7 @@ acceptable, the parameter named; 404 and 405 as JSON; never a 500."""
 from __future__ import annotations
 
 import pytest
+
 from tests.support import make_key
 
 
@@ -76,8 +77,13 @@ async def test_other_methods_get_405_with_allow_get(client, key, method):
 
 async def test_browsers_on_other_origins_may_call_with_a_header_key(client, key):
     preflight = await client._client.options(
-        "/v1/live/stream", headers={"Origin": "http://localhost:9000", "Access-Control-Request-Method": "GET",
-                                    "Access-Control-Request-Headers": "authorization, last-event-id"})
+        "/v1/live/stream",
+        headers={
+            "Origin": "http://localhost:9000",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization, last-event-id",
+        },
+    )
     assert preflight.status_code == 204
     assert preflight.headers["Access-Control-Allow-Origin"] == "*"
     assert "Authorization" in preflight.headers["Access-Control-Allow-Headers"]
@@ -89,7 +95,7 @@ async def test_browsers_on_other_origins_may_call_with_a_header_key(client, key)
     assert plain_options.status_code == 405 and plain_options.headers["Allow"] == "GET"
     page = await client.get("/live")
     assert page.status_code == 200 and b"/v1/live/stream" in await page.get_data()
-    assert b'new EventSource(' in await page.get_data()
+    assert b"new EventSource(" in await page.get_data()
     # the service worker that adds the key header to the page's EventSource requests: served
     # without a key, as JavaScript (browsers refuse a worker of any other type), never cached stale
     worker = await client.get("/live-worker.js")
@@ -108,15 +114,17 @@ def remaining(r) -> int:
 async def test_refusals_outside_an_endpoint_carry_the_rate_headers_and_are_not_counted(client, db_url):
     key = make_key(db_url, "free")
     first = await client.get("/v1/countries", key)
-    for r in (await client.get("/v1/nothing-here", key),                       # no such path
-              await client.get("/v1/players//matches", key),                    # an empty segment: no redirect
-              await client.get("//v1/countries", key),                          # ... leading (Werkzeug strips it)
-              await client.get("/v1/countries/", key),                          # ... trailing
-              await client.get("/v1/./countries", key),                         # a dot segment
-              await client.get("/v1/series/%2e%2e%2f/champions", key),          # dots: no redirect
-              await client.get("/v1/countries", key, key_=key),                 # a key in the query string
-              await client.request("HEAD", "/v1/countries", key),               # only GET is served
-              await client.get("/v1/countries", key, q="x" * 9000)):            # a URL over 8 KiB
+    for r in (
+        await client.get("/v1/nothing-here", key),  # no such path
+        await client.get("/v1/players//matches", key),  # an empty segment: no redirect
+        await client.get("//v1/countries", key),  # ... leading (Werkzeug strips it)
+        await client.get("/v1/countries/", key),  # ... trailing
+        await client.get("/v1/./countries", key),  # a dot segment
+        await client.get("/v1/series/%2e%2e%2f/champions", key),  # dots: no redirect
+        await client.get("/v1/countries", key, key_=key),  # a key in the query string
+        await client.request("HEAD", "/v1/countries", key),  # only GET is served
+        await client.get("/v1/countries", key, q="x" * 9000),
+    ):  # a URL over 8 KiB
         assert r.status_code in (400, 404, 405), r.status_code
         assert all(h in r.headers for h in RATE_HEADERS), (r.status_code, dict(r.headers))
         assert remaining(r) == remaining(first)
@@ -129,9 +137,11 @@ async def test_refusals_outside_an_endpoint_carry_the_rate_headers_and_are_not_c
 
 async def test_two_different_keys_are_refused_however_they_come(client, db_url):
     a, b = make_key(db_url, "free"), make_key(db_url, "free")
-    for headers in ({"X-API-Key": a, "Authorization": f"Bearer {b}"},
-                    [("X-API-Key", a), ("X-API-Key", b)],
-                    [("Authorization", f"Bearer {a}"), ("Authorization", f"Bearer {b}")]):
+    for headers in (
+        {"X-API-Key": a, "Authorization": f"Bearer {b}"},
+        [("X-API-Key", a), ("X-API-Key", b)],
+        [("Authorization", f"Bearer {a}"), ("Authorization", f"Bearer {b}")],
+    ):
         r = await client._client.get("/v1/countries", headers=headers)
         assert r.status_code == 400, headers
     same = await client._client.get("/v1/countries", headers=[("X-API-Key", a), ("X-API-Key", a)])

@@ -11,9 +11,9 @@ import time
 import urllib.request
 
 import pytest
-from tests.support import make_key, sql
 
 from svc.testing.serving import serve_process
+from tests.support import make_key, sql
 
 EXAMPLES = int(os.environ.get("SVC_SCHEMATHESIS_EXAMPLES", "12"))  # per operation; CI time stays small
 
@@ -40,12 +40,31 @@ def server(db_url, tmp_path_factory):
 def test_every_answer_conforms_to_the_description(server, tmp_path):
     base, key = server
     run = subprocess.run(
-        [os.path.join(os.path.dirname(sys.executable), "schemathesis"), "run", f"{base}/v1/openapi.json",
-         # positive_data_acceptance expects 2xx for every schema-valid value; ours answers 422 by design
-         # for well-formed values that are not acceptable (a page past the last, `from` after `to`).
-         "--checks", "all", "--exclude-checks", "positive_data_acceptance", "--max-examples", str(EXAMPLES), "--seed", "1899", "--generation-deterministic",
-         "--header", f"Authorization: Bearer {key}", "--no-color",
-         # a stream stays open ~5 minutes by contract; tests/live/ cover it
-         "--exclude-path", "/v1/live/stream"],
-        capture_output=True, text=True, timeout=900, cwd=tmp_path)
+        [
+            os.path.join(os.path.dirname(sys.executable), "schemathesis"),
+            "run",
+            f"{base}/v1/openapi.json",
+            # positive_data_acceptance expects 2xx for every schema-valid value; ours answers 422 by design
+            # for well-formed values that are not acceptable (a page past the last, `from` after `to`).
+            "--checks",
+            "all",
+            "--exclude-checks",
+            "positive_data_acceptance",
+            "--max-examples",
+            str(EXAMPLES),
+            "--seed",
+            "1899",
+            "--generation-deterministic",
+            "--header",
+            f"Authorization: Bearer {key}",
+            "--no-color",
+            # a stream stays open ~5 minutes by contract; tests/live/ cover it
+            "--exclude-path",
+            "/v1/live/stream",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]

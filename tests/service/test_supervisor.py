@@ -10,9 +10,9 @@ import signal
 import httpx
 import pytest
 import trio
-from tests.support import make_key
 
 from svc.testing.serving import serve_process, workers_of
+from tests.support import make_key
 
 from .test_two_servers import wait_until_up
 

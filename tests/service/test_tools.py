@@ -15,7 +15,6 @@ import httpx
 import httpx2
 import pytest
 import trio
-from tests.support import make_key, sql
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -23,6 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from svc.access import keys as svc_keys
 from svc.testing.serving import serve_process
 from svc.tools.catalog import NAME_PATTERN
+from tests.support import make_key, sql
 
 from .test_two_servers import wait_until_up
 
@@ -56,8 +56,11 @@ async def http_json(base: str, path: str, key: str, **params) -> tuple[int, dict
 
 
 def calls_today(db_url: str, key: str) -> int:
-    return sql(db_url, "SELECT u.day_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = $1",
-               svc_keys.key_hash(key))[0][0]
+    return sql(
+        db_url,
+        "SELECT u.day_calls FROM key_usage u JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = $1",
+        svc_keys.key_hash(key),
+    )[0][0]
 
 
 async def test_lists_45_tools_and_answers_as_http_counted_the_same(server, db_url):
@@ -73,13 +76,20 @@ async def test_lists_45_tools_and_answers_as_http_counted_the_same(server, db_ur
         assert get_player.input_schema["required"] == ["id"] and get_player.description
         before = calls_today(db_url, key)
         player = sql(db_url, "SELECT id, name FROM players ORDER BY id LIMIT 1")[0]
-        answers = [await client.call_tool("get_player", {"id": player["id"]}),
-                   await client.call_tool("search", {"q": player["name"].split()[-1]}),
-                   await client.call_tool("player_matches", {"id": player["id"], "per_page": 5})]
+        answers = [
+            await client.call_tool("get_player", {"id": player["id"]}),
+            await client.call_tool("search", {"q": player["name"].split()[-1]}),
+            await client.call_tool("player_matches", {"id": player["id"], "per_page": 5}),
+        ]
     assert calls_today(db_url, key) == before + 3  # listing is free; each call is one call
-    for result, (path, params) in zip(answers, [(f"/v1/players/{player['id']}", {}),
-                                                ("/v1/search", {"q": player["name"].split()[-1]}),
-                                                (f"/v1/players/{player['id']}/matches", {"per_page": 5})]):
+    for result, (path, params) in zip(
+        answers,
+        [
+            (f"/v1/players/{player['id']}", {}),
+            ("/v1/search", {"q": player["name"].split()[-1]}),
+            (f"/v1/players/{player['id']}/matches", {"per_page": 5}),
+        ],
+    ):
         assert not result.is_error, result.content
         status, body = await http_json(base, path, key, **params)
         assert status == 200 and result.structured_content["data"] == body["data"]
@@ -96,10 +106,15 @@ async def test_refusals_are_tool_errors_naming_the_plan_or_the_wait(server, db_u
         assert bad.is_error and bad.structured_content["status"] in (400, 422)
         assert "per_page" in bad.structured_content["error"]["message"]
         # the day's calls used up: the next call is refused with the time to wait
-        today = dt.datetime.now(dt.timezone.utc).date()
-        sql(db_url, "UPDATE key_usage SET day = $2, day_calls = 50, month = $3, month_calls = 50 "
-                    "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
-            svc_keys.key_hash(free), today, today.replace(day=1))
+        today = dt.datetime.now(dt.UTC).date()
+        sql(
+            db_url,
+            "UPDATE key_usage SET day = $2, day_calls = 50, month = $3, month_calls = 50 "
+            "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
+            svc_keys.key_hash(free),
+            today,
+            today.replace(day=1),
+        )
         limited = await client.call_tool("countries", {})
         assert limited.is_error and limited.structured_content["status"] == 429
         assert limited.structured_content["retry_after_s"] > 0
@@ -130,9 +145,18 @@ async def test_the_live_stream_tool_collects_messages_for_the_seconds_asked(serv
 
 async def test_stdio_server_from_the_command_line(db_url, tmp_path):
     key = make_key(db_url, "archive")
-    params = StdioServerParameters(command=sys.executable, args=["-m", "svc", "mcp"], env={
-        "DATABASE_URL": db_url, "SVC_API_KEY": key, "SVC_HOME": str(tmp_path), "SVC_LOG_LEVEL": "WARNING",
-        "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "PATH": os.environ.get("PATH", "")})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "svc", "mcp"],
+        env={
+            "DATABASE_URL": db_url,
+            "SVC_API_KEY": key,
+            "SVC_HOME": str(tmp_path),
+            "SVC_LOG_LEVEL": "WARNING",
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+            "PATH": os.environ.get("PATH", ""),
+        },
+    )
     with trio.fail_after(90):
         async with Client(params, cache=None) as client:
             assert len((await client.list_tools()).tools) == 45

@@ -18,27 +18,51 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-from tests.support import NOON, Client, drop_database, make_key, new_database, run
 
 from svc.access.plans import prepare_database
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
 from svc.world.replace import load_bwf_world
+from tests.support import NOON, Client, drop_database, make_key, new_database, run
 
 DATA = Path(__file__).resolve().parents[2] / "svc" / "world" / "sources" / "data" / "bwf-world-tour"
 RECORD = DATA.parent / "record"
 # The record's country names (of the time) as IOC codes, written out here rather than taken from
 # the importer's mapping (svc.world.sources.countries), which this test checks.
-NATIONS = {"Canada": "CAN", "China": "CHN", "Chinese Taipei": "TPE", "Denmark": "DEN", "England": "ENG",
-           "France": "FRA", "Germany": "GER", "Hong Kong": "HKG", "India": "IND", "Indonesia": "INA", "Japan": "JPN",
-           "Malaysia": "MAS", "Netherlands": "NED", "New Zealand": "NZL", "Scotland": "SCO", "Singapore": "SGP",
-           "South Korea": "KOR", "Spain": "ESP", "Sweden": "SWE", "Thailand": "THA", "United States": "USA",
-           "Vietnam": "VIE"}
+NATIONS = {
+    "Canada": "CAN",
+    "China": "CHN",
+    "Chinese Taipei": "TPE",
+    "Denmark": "DEN",
+    "England": "ENG",
+    "France": "FRA",
+    "Germany": "GER",
+    "Hong Kong": "HKG",
+    "India": "IND",
+    "Indonesia": "INA",
+    "Japan": "JPN",
+    "Malaysia": "MAS",
+    "Netherlands": "NED",
+    "New Zealand": "NZL",
+    "Scotland": "SCO",
+    "Singapore": "SGP",
+    "South Korea": "KOR",
+    "Spain": "ESP",
+    "Sweden": "SWE",
+    "Thailand": "THA",
+    "United States": "USA",
+    "Vietnam": "VIE",
+}
 # The record's README: the 1983 mixed doubles champions were a pair of two nations, Thomas Kihlström
 # of Sweden with Nora Perry of England; the file gives the pair one country.
 OWN_NATION = {(1983, "mixed_doubles", "Nora Perry"): "ENG"}
-DISCIPLINE = {"mens_singles": "MS", "womens_singles": "WS", "mens_doubles": "MD", "womens_doubles": "WD",
-              "mixed_doubles": "XD"}
+DISCIPLINE = {
+    "mens_singles": "MS",
+    "womens_singles": "WS",
+    "mens_doubles": "MD",
+    "womens_doubles": "WD",
+    "mixed_doubles": "XD",
+}
 
 
 def rows(discipline: str) -> list[dict[str, str]]:
@@ -84,8 +108,10 @@ def record_rows(name: str) -> list[dict[str, str]]:
 def medallists(row: dict[str, str]) -> list[tuple[str, str]]:
     """The people of a row of the World Championships file: (name as written, their nation)."""
     year = int(row["year"])
-    return [(n, OWN_NATION.get((year, row["discipline_key"], n), NATIONS[row["country_name"]]))
-            for n in row["participant_name"].split(" / ")]
+    return [
+        (n, OWN_NATION.get((year, row["discipline_key"], n), NATIONS[row["country_name"]]))
+        for n in row["participant_name"].split(" / ")
+    ]
 
 
 def record_finals() -> list[tuple[int, str, list[tuple[str, str]], list[tuple[str, str]]]]:
@@ -148,8 +174,11 @@ async def test_singles_champions_have_their_titles(real):
     client, key = real
     finals = record_finals()
     for discipline in ("MS", "WS"):
-        names = {person(r[f"{s}_players"], r[f"{s}_nationalities"]): (r[f"{s}_players"], r[f"{s}_nationalities"])
-                 for r in rows(discipline.lower()) for s in ("team_one", "team_two")}
+        names = {
+            person(r[f"{s}_players"], r[f"{s}_nationalities"]): (r[f"{s}_players"], r[f"{s}_nationalities"])
+            for r in rows(discipline.lower())
+            for s in ("team_one", "team_two")
+        }
         for who, titles in champions(discipline.lower()).most_common(6):
             name, country = names[who]
             pid = await find(client, key, name, country)
@@ -175,7 +204,10 @@ async def test_head_to_head_counts_the_meetings_of_the_files(real):
     for r in rows("ms"):
         a = person(r["team_one_players"], r["team_one_nationalities"])
         b = person(r["team_two_players"], r["team_two_nationalities"])
-        spelt[a], spelt[b] = (r["team_one_players"], r["team_one_nationalities"]), (r["team_two_players"], r["team_two_nationalities"])
+        spelt[a], spelt[b] = (
+            (r["team_one_players"], r["team_one_nationalities"]),
+            (r["team_two_players"], r["team_two_nationalities"]),
+        )
         pair = tuple(sorted((a, b)))
         meetings[pair] += 1
         if r["winner"] in ("1", "2"):
@@ -209,8 +241,11 @@ async def test_a_players_matches_are_the_files_rows(real):
     """Viktor Axelsen's matches: the files' rows, with their days, and his World finals on record,
     without a day (the record holds none for 2017 and 2022)."""
     client, key = real
-    expected = sorted(r["date"][6:] + r["date"][3:5] + r["date"][:2] for r in rows("ms")
-                      if "Viktor Axelsen" in (r["team_one_players"], r["team_two_players"]))
+    expected = sorted(
+        r["date"][6:] + r["date"][3:5] + r["date"][:2]
+        for r in rows("ms")
+        if "Viktor Axelsen" in (r["team_one_players"], r["team_two_players"])
+    )
     world_finals = sum(1 for _y, _d, gold, silver in record_finals() if ("Viktor Axelsen", "DEN") in gold + silver)
     pid = await find(client, key, "Viktor Axelsen", "DEN")
     page = await client.get(f"/v1/players/{pid}/matches", key, per_page=200)
@@ -238,6 +273,7 @@ async def test_the_calendar_lists_every_event_of_its_file_with_cancelled_ones_ma
     client, key = real
     with gzip.open(DATA.parent / "bwf-world-ranking" / "tournaments.csv.gz") as raw:
         events = list(csv.DictReader(io.TextIOWrapper(raw, encoding="utf-8", newline="")))
+
     def label(e):  # the edition's year as its name gives it (docs/bundle.md), else its first day's
         years = re.findall(r"\b20\d\d\b", e["name"])
         return int(years[-1]) if years else int(e["start_date"][-4:])
@@ -277,6 +313,7 @@ async def test_the_own_rating_reads_the_real_results(real):
 
 # -- the public record --------------------------------------------------------------------------
 
+
 async def test_the_world_championships_roll_of_honour_is_the_records(real):
     """Every edition 1977-2025 of the record, and each discipline's gold and silver medallists, names
     and nations, as /v1/series/world-championships/champions answers them."""
@@ -289,8 +326,12 @@ async def test_the_world_championships_roll_of_honour_is_the_records(real):
     for year, discipline, gold, silver in finals:
         entry = roll[year]
         for side, served in ((gold, entry["champions"][discipline]), (silver, entry["runners_up"][discipline])):
-            assert len(served) == len(side) and all(same(w, (p["name"], p["country"])) for w, p in zip(side, served)), \
-                (year, discipline, side, served)
+            assert len(served) == len(side) and all(same(w, (p["name"], p["country"])) for w, p in zip(side, served)), (
+                year,
+                discipline,
+                side,
+                served,
+            )
         assert entry["tournament"]["name"] == f"World Championships {year}"
     assert "29 of these editions" in r.json_body["meta"]["note"]  # no scores or draws: said
 
@@ -340,7 +381,9 @@ async def test_axelsens_titles_include_his_world_titles(real):
     client, key = real
     pid = await find(client, key, "Viktor Axelsen", "DEN")
     r = await client.get(f"/v1/players/{pid}/titles", key)
-    worlds = {t["tournament"]["year"]: t for t in r.json_body["data"] if t["tournament"]["name"].startswith("World Champ")}
+    worlds = {
+        t["tournament"]["year"]: t for t in r.json_body["data"] if t["tournament"]["name"].startswith("World Champ")
+    }
     assert sorted(worlds) == [2017, 2022] and all(t["result"] == "W" and t["games"] == [] for t in worlds.values())
     assert person(worlds[2017]["opponents"][0]["name"], "CHN") == person("Lin Dan", "CHN")
     assert "2 of these finals" in r.json_body["meta"]["note"]
@@ -368,7 +411,9 @@ async def test_the_countries_count_the_world_titles(real):
             if r["round"] != "Final":
                 continue
             side = "team_one" if (r["winner"] if r["winner"] != "0" else retirement_winner(r)) == "1" else "team_two"
-            for nation in {v for k, v in r.items() if k.startswith(side) and k.endswith(("nationalities", "nationality"))}:
+            for nation in {
+                v for k, v in r.items() if k.startswith(side) and k.endswith(("nationalities", "nationality"))
+            }:
                 won[(nation, discipline.upper())] += 1
     for _year, discipline, gold, _silver in record_finals():
         for nation in {country for _name, country in gold}:

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 import trio
-from tests.support import NOON, Client, drop_database, make_key, new_database, run, sql
 
 from svc.access.plans import prepare_database
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
 from svc.world.replace import load_bwf_world
 from svc.world.sources.increment import apply_increment
+from tests.support import NOON, Client, drop_database, make_key, new_database, run, sql
 
 SLICE = Path(__file__).with_name("data") / "bwf-slice"
 SHIPPED = Path(__file__).resolve().parents[2] / "svc" / "world" / "sources" / "data" / "bwf-world-tour"
@@ -79,10 +79,11 @@ def slice_url(pg_server_url):
 
 def applied(url: str, folder: Path):
     """The increment as `svc import --increment` applies it: on its own asyncio connection."""
+
     async def go():
         conn = await connect_asyncio(url)
         try:
-            return await apply_increment(conn, folder, dt.datetime(2026, 11, 23, 9, tzinfo=dt.timezone.utc))
+            return await apply_increment(conn, folder, dt.datetime(2026, 11, 23, 9, tzinfo=dt.UTC))
         finally:
             await conn.close()
 
@@ -95,8 +96,10 @@ async def apply(url: str, folder: Path):
 
 
 def counts(url: str) -> dict[str, int]:
-    return {t: sql(url, f"SELECT count(*) AS n FROM {t}")[0]["n"]
-            for t in ("matches", "players", "tournaments", "corrections", "match_events", "rallies")}
+    return {
+        t: sql(url, f"SELECT count(*) AS n FROM {t}")[0]["n"]
+        for t in ("matches", "players", "tournaments", "corrections", "match_events", "rallies")
+    }
 
 
 async def test_an_increment_loads_while_serving_corrects_and_is_applied_once(slice_url, increment):
@@ -109,7 +112,9 @@ async def test_an_increment_loads_while_serving_corrects_and_is_applied_once(sli
         key = make_key(slice_url, "live")
         axelsen = (await client.get("/v1/search", key, q="axelsen", kind="player")).json_body["data"][0]["id"]
         ae = (await client.get("/v1/tournaments", key, series="all-england")).json_body["data"][0]["id"]
-        held_final = (await client.get("/v1/matches", key, tournament=ae, round="F", discipline="MS")).json_body["data"][0]
+        held_final = (await client.get("/v1/matches", key, tournament=ae, round="F", discipline="MS")).json_body[
+            "data"
+        ][0]
         assert held_final["games"][1] in ([21, 14], [14, 21])
         assert not (await client.get("/v1/search", key, q="macau", kind="tournament")).json_body["data"]
         before = counts(slice_url)

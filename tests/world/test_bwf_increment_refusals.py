@@ -22,14 +22,27 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from tests.support import drop_database, new_database, sql
-from .test_bwf_increment import LATER, SHIPPED, applied, shipped_rows, slice_url  # noqa: F401 (a fixture)
 
 from svc.world.generate.ids import slugify
 from svc.world.sources.increment import IncrementReport
+from tests.support import drop_database, new_database, sql
 
-WORLD_TABLES = ("countries", "cities", "series", "tournaments", "players", "matches", "rallies", "corrections",
-                "rankings", "match_events", "live_changes", "world_meta")
+from .test_bwf_increment import LATER, SHIPPED, applied, shipped_rows, slice_url  # noqa: F401 (a fixture)
+
+WORLD_TABLES = (
+    "countries",
+    "cities",
+    "series",
+    "tournaments",
+    "players",
+    "matches",
+    "rallies",
+    "corrections",
+    "rankings",
+    "match_events",
+    "live_changes",
+    "world_meta",
+)
 WEEK = "2025-02-03"  # a ranking week the slice does not hold
 _copies = itertools.count()
 
@@ -79,8 +92,10 @@ def spoiled(**values: str) -> dict[str, str]:
 
 def world(url: str) -> dict[str, list[str]]:
     """Every row of every table of the world, as text, in order."""
-    return {t: [r["row"] for r in sql(url, f"SELECT to_jsonb(t)::text AS row FROM {t} AS t ORDER BY 1")]
-            for t in WORLD_TABLES}
+    return {
+        t: [r["row"] for r in sql(url, f"SELECT to_jsonb(t)::text AS row FROM {t} AS t ORDER BY 1")]
+        for t in WORLD_TABLES
+    }
 
 
 class Copies:
@@ -115,8 +130,7 @@ def good_matches(copies, tmp_path_factory):
 @pytest.fixture(scope="module")
 def good_week(copies, tmp_path_factory):
     """The world after the good ranking rows alone, with `blanks` blank lines where bad rows go."""
-    return _good(copies, tmp_path_factory, ranking_week,
-                 lambda report: report.ranking_rows_added == len(RANKING_GOOD))
+    return _good(copies, tmp_path_factory, ranking_week, lambda report: report.ranking_rows_added == len(RANKING_GOOD))
 
 
 def _good(copies, tmp_path_factory, write, landed):
@@ -157,8 +171,9 @@ def test_an_unknown_nationality_is_refused_and_makes_no_country_or_second_player
     """The issue's row: Suppanyu Avihingsanon (THA) sent again as XYZ made a country XYZ, a second
     player with his slug and a second match."""
     folder = matches_file(tmp_path, [{**AVIHINGSANON, "team_one_nationalities": "XYZ"}])
-    report, after = refused(copies, folder, good_matches,
-                            ["ms.csv:3: unknown country 'XYZ' in team_one_nationalities: row refused"])
+    report, after = refused(
+        copies, folder, good_matches, ["ms.csv:3: unknown country 'XYZ' in team_one_nationalities: row refused"]
+    )
     assert report.matches_added == len(GOOD)
     assert not [c for c in after["countries"] if '"XYZ"' in c]
     slug = slugify("Suppanyu AVIHINGSANON")
@@ -167,15 +182,23 @@ def test_an_unknown_nationality_is_refused_and_makes_no_country_or_second_player
 
 def test_empty_player_names_are_refused_and_make_no_nameless_player(copies, good_matches, tmp_path):
     folder = matches_file(tmp_path, [spoiled(team_one_players="", team_two_players="  ")])
-    _, after = refused(copies, folder, good_matches, ["ms.csv:3: no name in team_one_players: row refused",
-                                                      "ms.csv:3: no name in team_two_players: row refused"])
+    _, after = refused(
+        copies,
+        folder,
+        good_matches,
+        ["ms.csv:3: no name in team_one_players: row refused", "ms.csv:3: no name in team_two_players: row refused"],
+    )
     assert not [p for p in after["players"] if '"name": ""' in p]
 
 
-@pytest.mark.parametrize("values, expected", [
-    (lambda row: row[:10], "ms.csv:3: 10 columns where the header has 38: row refused"),
-    (lambda row: [*row, "extra"], "ms.csv:3: 39 columns where the header has 38: row refused"),
-], ids=["too-few-columns", "too-many-columns"])
+@pytest.mark.parametrize(
+    "values, expected",
+    [
+        (lambda row: row[:10], "ms.csv:3: 10 columns where the header has 38: row refused"),
+        (lambda row: [*row, "extra"], "ms.csv:3: 39 columns where the header has 38: row refused"),
+    ],
+    ids=["too-few-columns", "too-many-columns"],
+)
 def test_a_row_with_too_few_or_too_many_columns_is_refused(copies, good_matches, tmp_path, values, expected):
     """Too few columns crashed the import (None.strip) with no file or line."""
     folder = matches_file(tmp_path, [values([SPARE[c] for c in HEADER])])
@@ -189,29 +212,55 @@ def test_a_repeated_row_is_taken_once(copies, good_matches, tmp_path):
 
 def test_the_same_match_twice_with_other_scores_is_refused_both_times(copies, good_matches, tmp_path):
     """Which of the two is true cannot be told: neither is applied."""
-    other = {**SPARE, "team_one_players": SPARE["team_two_players"], "team_two_players": SPARE["team_one_players"],
-             "team_one_nationalities": SPARE["team_two_nationalities"],
-             "team_two_nationalities": SPARE["team_one_nationalities"],
-             "winner": "1", "game_1_score": "21-14", "game_2_score": "21-17"}  # told the other way round, 21-17
+    other = {
+        **SPARE,
+        "team_one_players": SPARE["team_two_players"],
+        "team_two_players": SPARE["team_one_players"],
+        "team_one_nationalities": SPARE["team_two_nationalities"],
+        "team_two_nationalities": SPARE["team_one_nationalities"],
+        "winner": "1",
+        "game_1_score": "21-14",
+        "game_2_score": "21-17",
+    }  # told the other way round, 21-17
     folder = matches_file(tmp_path, [SPARE, other])
-    refused(copies, folder, good_matches,
-            ["ms.csv:3: the same match as ms.csv:4 with other values: row refused",
-             "ms.csv:4: the same match as ms.csv:3 with other values: row refused"], rows=2)
+    refused(
+        copies,
+        folder,
+        good_matches,
+        [
+            "ms.csv:3: the same match as ms.csv:4 with other values: row refused",
+            "ms.csv:4: the same match as ms.csv:3 with other values: row refused",
+        ],
+        rows=2,
+    )
 
 
-@pytest.mark.parametrize("values, expected", [
-    ({"date": "31-02-2019"}, "date '31-02-2019' is not a day (DD-MM-YYYY)"),
-    ({"game_2_score": "21:15"}, "game 2 score '21:15' does not read as a-b"),
-    ({"game_2_score": "21-25"}, "game 2 score '21-25' is impossible"),
-    ({"winner": "3"}, "winner '3' is not 0, 1 or 2"),
-    ({"winner": "1"}, "winner 1 but side 2 won the games"),
-    ({"retired": "maybe"}, "retired 'maybe' is not True or False"),
-    ({"round": "Round of 9"}, "unknown round 'Round of 9'"),
-    ({"country": "Atlantis"}, "unknown host country 'Atlantis'"),
-], ids=["bad-date", "unreadable-score", "impossible-score", "winner-out-of-range", "winner-not-who-won",
-        "retired-not-a-boolean", "unknown-round", "unknown-host-country"])
-def test_a_row_the_full_import_would_keep_with_what_is_certain_is_refused(copies, good_matches, tmp_path,
-                                                                          values, expected):
+@pytest.mark.parametrize(
+    "values, expected",
+    [
+        ({"date": "31-02-2019"}, "date '31-02-2019' is not a day (DD-MM-YYYY)"),
+        ({"game_2_score": "21:15"}, "game 2 score '21:15' does not read as a-b"),
+        ({"game_2_score": "21-25"}, "game 2 score '21-25' is impossible"),
+        ({"winner": "3"}, "winner '3' is not 0, 1 or 2"),
+        ({"winner": "1"}, "winner 1 but side 2 won the games"),
+        ({"retired": "maybe"}, "retired 'maybe' is not True or False"),
+        ({"round": "Round of 9"}, "unknown round 'Round of 9'"),
+        ({"country": "Atlantis"}, "unknown host country 'Atlantis'"),
+    ],
+    ids=[
+        "bad-date",
+        "unreadable-score",
+        "impossible-score",
+        "winner-out-of-range",
+        "winner-not-who-won",
+        "retired-not-a-boolean",
+        "unknown-round",
+        "unknown-host-country",
+    ],
+)
+def test_a_row_the_full_import_would_keep_with_what_is_certain_is_refused(
+    copies, good_matches, tmp_path, values, expected
+):
     assert SPARE["winner"] == "2" and SPARE["game_2_score"] == "15-21"  # side two won 2-0
     folder = matches_file(tmp_path, [spoiled(**values)])
     refused(copies, folder, good_matches, [f"ms.csv:3: {expected}: row refused"])
@@ -223,8 +272,13 @@ def test_the_command_line_prints_each_refused_row(copies, pg_server_url, tmp_pat
     name = f"svc_test_refusal_cli_{os.getpid()}"
     url = new_database(pg_server_url, name, template=copies.template)
     try:
-        done = subprocess.run([sys.executable, "-m", "svc", "import", "--increment", str(folder)],
-                              env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "svc", "import", "--increment", str(folder)],
+            env={**os.environ, "DATABASE_URL": url},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 3, done.stderr  # some rows refused, the rest applied
         lines = done.stderr.splitlines()
         assert "  rows refused (nothing of them applied): 1; problems, each with its file and line: 1" in lines
@@ -237,14 +291,18 @@ def test_the_command_line_prints_each_refused_row(copies, pg_server_url, tmp_pat
 # -- ranking weeks ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("row, expected", [
-    (RANKING_SPARE[:2] + ["Atlantis"] + RANKING_SPARE[3:], "unknown country 'Atlantis' in country"),
-    (RANKING_SPARE[:1] + [" "] + RANKING_SPARE[2:], "no name in name"),
-    (RANKING_SPARE[:5], "5 columns where the header has 9"),
-    ([*RANKING_SPARE, "extra"], "10 columns where the header has 9"),
-    (RANKING_SPARE[:5] + ["x"] + RANKING_SPARE[6:], "rank 'x' is not a rank (1, 2, ...)"),
-    (RANKING_SPARE[:7] + ["lots"] + RANKING_SPARE[8:], "points 'lots' is not a number"),
-], ids=["unknown-country", "no-name", "too-few-columns", "too-many-columns", "bad-rank", "bad-points"])
+@pytest.mark.parametrize(
+    "row, expected",
+    [
+        (RANKING_SPARE[:2] + ["Atlantis"] + RANKING_SPARE[3:], "unknown country 'Atlantis' in country"),
+        (RANKING_SPARE[:1] + [" "] + RANKING_SPARE[2:], "no name in name"),
+        (RANKING_SPARE[:5], "5 columns where the header has 9"),
+        ([*RANKING_SPARE, "extra"], "10 columns where the header has 9"),
+        (RANKING_SPARE[:5] + ["x"] + RANKING_SPARE[6:], "rank 'x' is not a rank (1, 2, ...)"),
+        (RANKING_SPARE[:7] + ["lots"] + RANKING_SPARE[8:], "points 'lots' is not a number"),
+    ],
+    ids=["unknown-country", "no-name", "too-few-columns", "too-many-columns", "bad-rank", "bad-points"],
+)
 def test_a_bad_ranking_row_is_refused(copies, good_week, tmp_path, row, expected):
     assert RANKING_HEADER[1:3] == ["name", "country"] and RANKING_HEADER[5] == "rank"
     refused(copies, ranking_week(tmp_path, [row]), good_week, [f"{WEEK}/MS.csv:3: {expected}: row refused"])
@@ -253,8 +311,10 @@ def test_a_bad_ranking_row_is_refused(copies, good_week, tmp_path, row, expected
 def test_a_repeated_ranking_row_is_left_out(copies, good_week, tmp_path):
     """A list sees its rows together: the repeat is left out where the list is built (bwf.Builder.rankings)."""
     report, after = copies.applied(ranking_week(tmp_path, [RANKING_GOOD[0]]))  # line 3 repeats line 2
-    assert f"{WEEK}/MS.csv:3: SHI Yu Qi at rank 1 a second time in one list: the repeat is left out" \
+    assert (
+        f"{WEEK}/MS.csv:3: SHI Yu Qi at rank 1 a second time in one list: the repeat is left out"
         in report.source.problems
+    )
     assert report.source.rows_refused == 1 and report.ranking_rows_added == len(RANKING_GOOD)
     assert after == good_week(1)
 

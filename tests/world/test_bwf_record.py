@@ -47,14 +47,15 @@ def test_the_messy_rows_of_the_shipped_record_are_reported_with_their_lines(ship
     lines = report.record_problems
     said = "\n".join(lines)
     # the 1983 mixed pair of two nations: the row gives one country
-    assert any(p.startswith(f"record/{WORLDS}:50: ") and "two nations" in p and "Nora Perry of England" in p
-               for p in lines), said
+    assert any(
+        p.startswith(f"record/{WORLDS}:50: ") and "two nations" in p and "Nora Perry of England" in p for p in lines
+    ), said
     # the 2020 Cups, played in 2021, kept under their label
     assert any(p.startswith(f"record/{CUPS}:38: ") and "Thomas Cup 2020 was played in 2021" in p for p in lines), said
     assert any(p.startswith(f"record/{CUPS}:86: ") and "Uber Cup 2020 was played in 2021" in p for p in lines), said
     # names of the time, read as today's codes
     assert any(p.startswith(f"record/{WORLDS}:") and "'South Korea'" in p and "KOR" in p for p in lines), said
-    assert report.rows_refused == 0 and manifest["import_report"]["problem_list"][-len(lines):] == lines
+    assert report.rows_refused == 0 and manifest["import_report"]["problem_list"][-len(lines) :] == lines
     assert all(line in report.lines() for line in (f"  {p}" for p in lines))  # printed, however many others
 
 
@@ -65,8 +66,9 @@ def test_every_final_of_the_record_is_a_final_of_its_edition(shipped):
     editions = {t["id"]: t for t in table(out, "tournaments")}
     finals = [m for m in table(out, "matches") if editions[m["tournament_id"]]["series"] == "world-championships"]
     assert len(finals) == len(golds) == report.record_counts.finals == 145
-    assert all(m["round_code"] == "F" and m["winner"] == "1" and m["g1"] == "{}" and m["outcome"] == "played"
-               for m in finals)
+    assert all(
+        m["round_code"] == "F" and m["winner"] == "1" and m["g1"] == "{}" and m["outcome"] == "played" for m in finals
+    )
     worlds = [t for t in editions.values() if t["series"] == "world-championships"]
     assert len(worlds) == 29 and all(t["medals"] == "t" for t in worlds)
     ties = table(out, "ties")
@@ -80,8 +82,11 @@ def test_a_medallist_of_the_files_is_their_person(shipped):
     out, _manifest, _report = shipped
     axelsen = player_id(person_key("Viktor Axelsen", "DEN"))  # in the slice's All England 2020 final
     editions = {t["id"]: t for t in table(out, "tournaments")}
-    won = sorted(int(editions[m["tournament_id"]]["year"]) for m in table(out, "matches")
-                 if editions[m["tournament_id"]]["series"] == "world-championships" and m["side1"] == f"{{{axelsen}}}")
+    won = sorted(
+        int(editions[m["tournament_id"]]["year"])
+        for m in table(out, "matches")
+        if editions[m["tournament_id"]]["series"] == "world-championships" and m["side1"] == f"{{{axelsen}}}"
+    )
     assert won == [2017, 2022]
     players = {p["id"]: p for p in table(out, "players")}
     assert sum(1 for p in players.values() if p["name"].lower() == "viktor axelsen") == 1
@@ -92,30 +97,44 @@ def test_a_medallist_of_the_files_is_their_person(shipped):
 def test_a_faulty_record_is_reported_row_by_row(tmp_path):
     record = tmp_path / "written"
     record.mkdir()
-    header = ("year,event_date,discipline_key,discipline_name,gender,rank,medal,participant_type,"
-              "participant_name,country_name")
-    (record / WORLDS).write_text("\n".join([
-        header,
-        "1977,1977-12-31,mens_singles,Men's singles,men,1,gold,athlete,Flemming Delfs,Denmark",
-        "1977,1977-12-31,mens_singles,Men's singles,men,2,silver,athlete,Svend Pri,Denmark",
-        "1977,1977-12-31,mens_singles,Men's singles,men,3,bronze,athlete,Iie Sumirat,Atlantis",  # unknown country
-        "1977,1977-12-31,mens_doubles,Men's doubles,men,1,gold,team,Tjun Tjun,Indonesia",  # one player for a pair
-        "1977,1977-12-31,mens_doubles,Men's doubles,men,2,silver,team,Ade Chandra / Christian Hadinata,Indonesia",
-        "1977,1977-12-31,womens_singles,Women's singles,women,1,gold,athlete,Lene Køppen",  # a value short
-        "",
-    ]), encoding="utf-8")
-    (record / CUPS).write_text("\n".join([
-        "competition_id,competition_name,year,event_date,discipline_key,discipline_name,gender,rank,"
-        "participant_type,participant_name,country_name,country_code,source_url",
-        "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,1,team,Malaya,Malaya,MAL,x",
-        "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,2,team,Denmark,Denmark,DNK,x",
-        "",
-    ]), encoding="utf-8")
+    header = (
+        "year,event_date,discipline_key,discipline_name,gender,rank,medal,participant_type,"
+        "participant_name,country_name"
+    )
+    (record / WORLDS).write_text(
+        "\n".join(
+            [
+                header,
+                "1977,1977-12-31,mens_singles,Men's singles,men,1,gold,athlete,Flemming Delfs,Denmark",
+                "1977,1977-12-31,mens_singles,Men's singles,men,2,silver,athlete,Svend Pri,Denmark",
+                "1977,1977-12-31,mens_singles,Men's singles,men,3,bronze,athlete,Iie Sumirat,Atlantis",  # unknown country
+                "1977,1977-12-31,mens_doubles,Men's doubles,men,1,gold,team,Tjun Tjun,Indonesia",  # one player for a pair
+                "1977,1977-12-31,mens_doubles,Men's doubles,men,2,silver,team,Ade Chandra / Christian Hadinata,Indonesia",
+                "1977,1977-12-31,womens_singles,Women's singles,women,1,gold,athlete,Lene Køppen",  # a value short
+                "",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    (record / CUPS).write_text(
+        "\n".join(
+            [
+                "competition_id,competition_name,year,event_date,discipline_key,discipline_name,gender,rank,"
+                "participant_type,participant_name,country_name,country_code,source_url",
+                "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,1,team,Malaya,Malaya,MAL,x",
+                "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,2,team,Denmark,Denmark,DNK,x",
+                "",
+            ]
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "bundle"
     _manifest, report = bwf.build_bundle(out, source_with(tmp_path / "source", record))
     said = "\n".join(report.record_problems)
     assert f"record/{WORLDS}:4: unknown country 'Atlantis': row refused" in report.record_problems, said
-    assert any(p.startswith(f"record/{WORLDS}:5: 'Tjun Tjun' (team) is not a pair") for p in report.record_problems), said
+    assert any(p.startswith(f"record/{WORLDS}:5: 'Tjun Tjun' (team) is not a pair") for p in report.record_problems), (
+        said
+    )
     assert f"record/{WORLDS}:7: 9 columns where the header has 10" in said
     assert any(p.startswith(f"record/{WORLDS}:6: MD 1977: 0 gold and 1 silver") for p in report.record_problems), said
     assert any(p.startswith(f"record/{CUPS}:2: country 'Malaya'") and "MAS" in p for p in report.record_problems), said

@@ -13,10 +13,10 @@ import pytest
 
 from svc.world.bundle import read_manifest
 from svc.world.sources import bwf
-from svc.world.sources.import_report import Report
-from svc.world.sources.series_names import series_of
 from svc.world.sources.countries import code_of
+from svc.world.sources.import_report import Report
 from svc.world.sources.names import person_key, player_id
+from svc.world.sources.series_names import series_of
 
 SLICE = Path(__file__).with_name("data") / "bwf-slice"
 
@@ -37,16 +37,19 @@ def built(tmp_path_factory):
     return out, manifest, report
 
 
-@pytest.mark.parametrize("written, tier, slug", [
-    ("YONEX All England Open Badminton Championships 2019", "Super 1000", "all-england"),
-    ("YONEX All England Open 2020", "Super 1000", "all-england"),
-    ("Princess Sirivannavari Thailand Masters 2020 (New Dates)", "Super 300", "thailand-masters"),
-    ("Fuzhou China Open 2019", "Super 750", "fuzhou-china-open"),
-    ("VICTOR China Open 2019", "Super 1000", "china-open"),
-    ("YUZU Indonesia Masters 2019", "Super 100", "indonesia-masters-super-100"),
-    ("DAIHATSU Indonesia Masters 2019", "Super 500", "indonesia-masters"),
-    ("Orléans Masters 2019", "Super 100", "orleans-masters"),
-])
+@pytest.mark.parametrize(
+    "written, tier, slug",
+    [
+        ("YONEX All England Open Badminton Championships 2019", "Super 1000", "all-england"),
+        ("YONEX All England Open 2020", "Super 1000", "all-england"),
+        ("Princess Sirivannavari Thailand Masters 2020 (New Dates)", "Super 300", "thailand-masters"),
+        ("Fuzhou China Open 2019", "Super 750", "fuzhou-china-open"),
+        ("VICTOR China Open 2019", "Super 1000", "china-open"),
+        ("YUZU Indonesia Masters 2019", "Super 100", "indonesia-masters-super-100"),
+        ("DAIHATSU Indonesia Masters 2019", "Super 500", "indonesia-masters"),
+        ("Orléans Masters 2019", "Super 100", "orleans-masters"),
+    ],
+)
 def test_one_series_whatever_the_sponsor_and_year(written, tier, slug):
     assert series_of(written, tier, Report())[0] == slug
 
@@ -65,9 +68,19 @@ def test_one_person_whatever_the_order_case_and_accents():
     assert player_id(person_key("Viktor Axelsen", "DEN")) == player_id(person_key("Viktor AXELSEN", "DEN"))
 
 
-@pytest.mark.parametrize("name, code", [("Chinese Taipei", "TPE"), ("Hong Kong China", "HKG"), ("Korea", "KOR"),
-                                         ("U.S.A.", "USA"), ("TUN Tunisia", "TUN"), ("Türkiye", "TUR"),
-                                         ("National Olympic Committee KENYA", "KEN"), ("Pan America", None)])
+@pytest.mark.parametrize(
+    "name, code",
+    [
+        ("Chinese Taipei", "TPE"),
+        ("Hong Kong China", "HKG"),
+        ("Korea", "KOR"),
+        ("U.S.A.", "USA"),
+        ("TUN Tunisia", "TUN"),
+        ("Türkiye", "TUR"),
+        ("National Olympic Committee KENYA", "KEN"),
+        ("Pan America", None),
+    ],
+)
 def test_country_names_to_ioc_codes(name, code):
     assert code_of(name) == code
 
@@ -80,8 +93,10 @@ def test_the_bundle_loads_and_reports_the_malformed_row_with_its_line(built):
     assert any(p.startswith("ms.csv:33: ") and "Round of 9" in p for p in problems), problems
     swiss = [m for m in table(out, "matches") if m["round_name"] == "Round of 9"]
     assert len(swiss) == 1 and swiss[0]["round_code"] == "" and swiss[0]["g1"] == "{}"  # kept, with what is certain
-    rows = sum(sum(1 for _ in csv.DictReader(open(f, newline="", encoding="utf-8")))
-               for f in (SLICE / "bwf-world-tour").glob("*.csv"))
+    rows = sum(
+        sum(1 for _ in csv.DictReader(open(f, newline="", encoding="utf-8")))
+        for f in (SLICE / "bwf-world-tour").glob("*.csv")
+    )
     assert manifest["import_report"]["matches"] == rows == len(table(out, "matches"))  # every row became a match
 
 
@@ -108,8 +123,10 @@ def test_the_draw_reads_from_the_first_round_to_the_final(built):
 
 def test_a_retirement_is_won_by_who_played_on(built):
     out, _, report = built
-    source = {(r["team_one_players"], r["team_two_players"]): r
-              for r in csv.DictReader(open(SLICE / "bwf-world-tour" / "ms.csv", newline="", encoding="utf-8"))}
+    source = {
+        (r["team_one_players"], r["team_two_players"]): r
+        for r in csv.DictReader(open(SLICE / "bwf-world-tour" / "ms.csv", newline="", encoding="utf-8"))
+    }
     retired = [r for r in source.values() if r["winner"] == "0"]
     assert retired, "the slice holds a retirement"
     matches = table(out, "matches")
@@ -117,8 +134,14 @@ def test_a_retirement_is_won_by_who_played_on(built):
         first = player_id(person_key(r["team_one_players"], r["team_one_nationalities"]))
         row = next(m for m in matches if m["outcome"] == "retired" and array(m["side1"]) == [first])
         winner = array(row[f"side{row['winner']}"])[0]
-        later = [m for m in matches if m["tournament_id"] == row["tournament_id"] and m["discipline"] == "MS"
-                 and winner in array(m["side1"]) + array(m["side2"]) and m["round_code"] != row["round_code"]]
+        later = [
+            m
+            for m in matches
+            if m["tournament_id"] == row["tournament_id"]
+            and m["discipline"] == "MS"
+            and winner in array(m["side1"]) + array(m["side2"])
+            and m["round_code"] != row["round_code"]
+        ]
         assert later, "the winner given is the side that played the next round"
     assert report.retirements["by_bracket"] >= len(retired)
 

@@ -13,7 +13,13 @@ import pytest
 
 from svc.world import facts
 from svc.world.generate.calendar import (
-    LATEST_ON_RECORD, LOWER_TIER_EVENT, Edition, build_calendar, great, series_of, same_week,
+    LATEST_ON_RECORD,
+    LOWER_TIER_EVENT,
+    Edition,
+    build_calendar,
+    great,
+    same_week,
+    series_of,
 )
 from svc.world.generate.scales import SCALES
 
@@ -43,9 +49,11 @@ def clashes(calendar: list[Edition]) -> list[str]:
     for ed in calendar:
         if great(ed.series) and ed.start is not None:
             busy.update((d, ed.name) for d in days(ed))
-    return [f"{ed.name} ({ed.start}..{ed.end}) and {busy[min(days(ed) & busy.keys())]}"
-            for ed in calendar if ed.series.kind in ("open", "finals", "minor") and ed.start is not None
-            and days(ed) & busy.keys()]
+    return [
+        f"{ed.name} ({ed.start}..{ed.end}) and {busy[min(days(ed) & busy.keys())]}"
+        for ed in calendar
+        if ed.series.kind in ("open", "finals", "minor") and ed.start is not None and days(ed) & busy.keys()
+    ]
 
 
 def test_no_open_shares_a_day_with_a_great_event(demo) -> None:
@@ -55,11 +63,17 @@ def test_no_open_shares_a_day_with_a_great_event(demo) -> None:
 
 def test_world_tour_editions_start_on_their_real_days(demo) -> None:
     by_key = {(ed.series.slug, ed.year): ed for ed in demo}
-    on_record = [e for e in facts.CALENDAR.values()
-                 if facts.SERIES_BY_SLUG[e.series].kind in ("open", "finals") and e.year in ON_RECORD_YEARS]
+    on_record = [
+        e
+        for e in facts.CALENDAR.values()
+        if facts.SERIES_BY_SLUG[e.series].kind in ("open", "finals") and e.year in ON_RECORD_YEARS
+    ]
     assert len(on_record) > 140  # 2018-2020 and 2023-2024, from the match files and the calendar file
-    wrong = [(e.series, e.year, by_key[(e.series, e.year)].start, e.start) for e in on_record
-             if (e.series, e.year) not in by_key or by_key[(e.series, e.year)].start != e.start]
+    wrong = [
+        (e.series, e.year, by_key[(e.series, e.year)].start, e.start)
+        for e in on_record
+        if (e.series, e.year) not in by_key or by_key[(e.series, e.year)].start != e.start
+    ]
     assert wrong == []
     hosts = [(e.series, e.year) for e in on_record if by_key[(e.series, e.year)].city != e.city]
     assert hosts == []
@@ -125,9 +139,17 @@ def test_every_edition_is_in_a_hall_standing_that_year_under_its_name_of_that_ye
     assert used > 1000
     named = {ed.year: ed.venue_name for ed in demo if ed.series.slug == "all-england"}
     assert (named[1899], named[1930], named[1970], named[1985]) == (
-        "London Scottish Drill Hall", "Royal Horticultural Hall", "Empire Pool", "Wembley Arena")
+        "London Scottish Drill Hall",
+        "Royal Horticultural Hall",
+        "Empire Pool",
+        "Wembley Arena",
+    )
     assert (named[1994], named[2016], named[2019], named[2024]) == (
-        "National Indoor Arena", "Barclaycard Arena", "Arena Birmingham", "Utilita Arena Birmingham")
+        "National Indoor Arena",
+        "Barclaycard Arena",
+        "Arena Birmingham",
+        "Utilita Arena Birmingham",
+    )
 
 
 def test_no_series_flips_to_another_hall_and_back_within_ten_years(demo) -> None:
@@ -140,19 +162,26 @@ def test_no_series_flips_to_another_hall_and_back_within_ten_years(demo) -> None
             continue
         hall = (ed.city, periods[(ed.city, ed.venue_name)][0][2])
         on_record = (ed.series.slug, ed.year) in facts.CALENDAR or any(
-            sh.series == ed.series.slug and sh.from_year <= ed.year <= (sh.to_year or ed.year) for sh in facts.SERIES_HALLS)
+            sh.series == ed.series.slug and sh.from_year <= ed.year <= (sh.to_year or ed.year)
+            for sh in facts.SERIES_HALLS
+        )
         series_runs = runs[ed.series.slug]
         if series_runs and series_runs[-1][0] == hall:
             series_runs[-1][2] = ed.year
             series_runs[-1][3] = series_runs[-1][3] or on_record
         else:
             series_runs.append([hall, ed.year, ed.year, on_record])
-    flips = [(slug, a[0], a[2], b[0], b[1], b[2]) for slug, rs in runs.items() for a, b, c in zip(rs, rs[1:], rs[2:])
-             if a[0] == c[0] and c[1] - a[2] <= FLIP_YEARS and not b[3]]
+    flips = [
+        (slug, a[0], a[2], b[0], b[1], b[2])
+        for slug, rs in runs.items()
+        for a, b, c in zip(rs, rs[1:], rs[2:])
+        if a[0] == c[0] and c[1] - a[2] <= FLIP_YEARS and not b[3]
+    ]
     assert flips == []
 
 
 # --------------------------------------------------------------------------- the tiny world's bundle
+
 
 @pytest.fixture(scope="module")
 def tiny_bundle(tmp_path_factory) -> dict[str, list[dict[str, str]]]:

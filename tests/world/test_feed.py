@@ -7,13 +7,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from tests.support import NOON, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.world import engine
 from svc.world.feed import play
 from svc.world.feed.feed import Feed
+from tests.support import NOON, sql
 
 HOURS = 6
 STEP = dt.timedelta(minutes=2)
@@ -21,7 +21,9 @@ STEP = dt.timedelta(minutes=2)
 
 @pytest.fixture(scope="module")
 def before(db_url):
-    return {r["id"]: r for r in sql(db_url, "SELECT id, status, start_at, g1, g2 FROM matches WHERE status <> 'finished'")}
+    return {
+        r["id"]: r for r in sql(db_url, "SELECT id, status, start_at, g1, g2 FROM matches WHERE status <> 'finished'")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +55,12 @@ def played(db_url, before):
 def test_matches_in_play_at_noon_finish_with_legal_scores(played, before):
     live_then = [mid for mid, r in before.items() if r["status"] == "live"]
     assert live_then
-    rows = sql(played, "SELECT id, status, g1, g2, winner, outcome, start_at, end_at, day, discipline FROM matches "
-                       "WHERE id = ANY($1::text[])", live_then)
+    rows = sql(
+        played,
+        "SELECT id, status, g1, g2, winner, outcome, start_at, end_at, day, discipline FROM matches "
+        "WHERE id = ANY($1::text[])",
+        live_then,
+    )
     assert all(r["status"] == "finished" for r in rows)  # none lasts six hours
     for r in rows:
         g1, g2 = list(r["g1"]), list(r["g2"])
@@ -66,8 +72,11 @@ def test_matches_in_play_at_noon_finish_with_legal_scores(played, before):
 
 
 def test_scheduled_matches_start_on_time_and_last_30_to_80_minutes(played, before):
-    due = [mid for mid, r in before.items()
-           if r["status"] == "scheduled" and r["start_at"] <= NOON + dt.timedelta(hours=HOURS - 2)]
+    due = [
+        mid
+        for mid, r in before.items()
+        if r["status"] == "scheduled" and r["start_at"] <= NOON + dt.timedelta(hours=HOURS - 2)
+    ]
     assert due
     rows = sql(played, "SELECT id, status, start_at, end_at FROM matches WHERE id = ANY($1::text[])", due)
     for r in rows:
@@ -103,7 +112,9 @@ def test_every_change_is_logged_and_each_start_and_finish_is_in_the_outbox(playe
 
 
 def test_next_round_is_drawn_from_the_winners(played):
-    made = sql(played, """
+    made = sql(
+        played,
+        """
         SELECT n.id, n.side1, n.side2, n.round_code, n.start_at,
                a.winner AS wa, a.side1 AS a1, a.side2 AS a2, a.end_at AS ea,
                b.winner AS wb, b.side1 AS b1, b.side2 AS b2, b.end_at AS eb
@@ -115,7 +126,9 @@ def test_next_round_is_drawn_from_the_winners(played):
         WHERE n.tie_id IS NULL AND a.round_code = b.round_code
           AND array_position(ARRAY['R128','R64','R32','R16','QF','SF','F'], n.round_code)
               = array_position(ARRAY['R128','R64','R32','R16','QF','SF','F'], a.round_code) + 1
-          AND a.end_at > $1 AND b.end_at > $1""", NOON)
+          AND a.end_at > $1 AND b.end_at > $1""",
+        NOON,
+    )
     assert made, "six hours of play complete some pairs of feeders"
     for r in made:
         assert r["side1"] == (r["a1"] if r["wa"] == 1 else r["a2"])
@@ -124,13 +137,17 @@ def test_next_round_is_drawn_from_the_winners(played):
 
 
 def test_slipped_results_are_corrected_back_to_the_rallies(played):
-    fixed = sql(played, """
+    fixed = sql(
+        played,
+        """
         SELECT c.match_id, c.old_g1, c.old_g2, m.g1, m.g2,
                (SELECT array_agg(score1 ORDER BY game) FROM (SELECT DISTINCT ON (game) game, score1 FROM rallies
                  WHERE match_id = m.id ORDER BY game, rally DESC) x) AS r1,
                (SELECT array_agg(score2 ORDER BY game) FROM (SELECT DISTINCT ON (game) game, score2 FROM rallies
                  WHERE match_id = m.id ORDER BY game, rally DESC) y) AS r2
-        FROM corrections c JOIN matches m ON m.id = c.match_id WHERE c.corrected_at > $1""", NOON)
+        FROM corrections c JOIN matches m ON m.id = c.match_id WHERE c.corrected_at > $1""",
+        NOON,
+    )
     outbox = {r["match_id"] for r in sql(played, "SELECT match_id FROM match_events WHERE type = 'result.corrected'")}
     assert fixed, "with one slip in three, six hours of play correct some results"
     assert {r["match_id"] for r in fixed} == outbox
@@ -141,13 +158,18 @@ def test_slipped_results_are_corrected_back_to_the_rallies(played):
 def test_finished_matches_are_rated_as_a_rebuild_rates_them(played, before):
     """The feed rates each match as it finishes (corrections included): its pre-match chance and its
     players' standings for the day are those a full rebuild of the ratings gives."""
-    from tests.support import run
-
     from svc.core.db import connect_asyncio
     from svc.rating import history
+    from tests.support import run
 
-    done = [r["id"] for r in sql(played, "SELECT id FROM matches WHERE id = ANY($1) AND status = 'finished' "
-                                         "AND outcome <> 'walkover'", list(before))]
+    done = [
+        r["id"]
+        for r in sql(
+            played,
+            "SELECT id FROM matches WHERE id = ANY($1) AND status = 'finished' AND outcome <> 'walkover'",
+            list(before),
+        )
+    ]
     assert len(done) >= 5
     query_days = """SELECT d.discipline, d.player_id, d.day, d.rating, d.variance, d.matches
                     FROM rating_days d JOIN matches m ON m.id = ANY($1)
@@ -157,9 +179,12 @@ def test_finished_matches_are_rated_as_a_rebuild_rates_them(played, before):
     live_days, live_chances = sql(played, query_days, done), sql(played, query_chances, done)
     assert len(live_chances) == len(done)
     # every standing holds until the player's next day rated in the discipline, the latest for good
-    broken = sql(played, """SELECT count(*) FROM (SELECT until, lead(day) OVER (PARTITION BY discipline, player_id
+    broken = sql(
+        played,
+        """SELECT count(*) FROM (SELECT until, lead(day) OVER (PARTITION BY discipline, player_id
                                                                           ORDER BY day) AS next FROM rating_days) x
-                            WHERE until IS DISTINCT FROM next""")[0][0]
+                            WHERE until IS DISTINCT FROM next""",
+    )[0][0]
     assert broken == 0
     # every player's first day rated in a discipline (the size of the all-time table) is kept too
     firsts = """SELECT discipline, player_id, min(day) FROM rating_days GROUP BY 1, 2
@@ -172,17 +197,22 @@ def test_finished_matches_are_rated_as_a_rebuild_rates_them(played, before):
             tx = conn.transaction()
             await tx.start()
             await history.rebuild(conn)
-            got = [dict(r) for r in await conn.fetch(query_days, done)], \
-                  [dict(r) for r in await conn.fetch(query_chances, done)]
+            got = (
+                [dict(r) for r in await conn.fetch(query_days, done)],
+                [dict(r) for r in await conn.fetch(query_chances, done)],
+            )
             await tx.rollback()
             return got
         finally:
             await conn.close()
 
     full_days, full_chances = run(rebuilt())
-    assert [(r["discipline"], r["player_id"], r["day"], r["matches"]) for r in live_days] == \
-           [(r["discipline"], r["player_id"], r["day"], r["matches"]) for r in full_days]
+    assert [(r["discipline"], r["player_id"], r["day"], r["matches"]) for r in live_days] == [
+        (r["discipline"], r["player_id"], r["day"], r["matches"]) for r in full_days
+    ]
     for a, b in zip(live_days, full_days):
-        assert a["rating"] == pytest.approx(b["rating"], abs=0.05) and a["variance"] == pytest.approx(b["variance"], rel=1e-3)
+        assert a["rating"] == pytest.approx(b["rating"], abs=0.05) and a["variance"] == pytest.approx(
+            b["variance"], rel=1e-3
+        )
     for a, b in zip(live_chances, full_chances):
         assert a["match_id"] == b["match_id"] and a["chance1"] == pytest.approx(b["chance1"], abs=1e-4)

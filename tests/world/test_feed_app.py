@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime as dt
 
 import trio
-from tests.support import NOON, make_key, sql
 
 from svc.assembly import feed_component, hub_component
 from svc.core.clock import Clock
 from svc.testing.live import Reader, running_app
 from svc.web.supervisor import supervisor_of
 from svc.world.feed import feed as feed_mod
+from tests.support import NOON, make_key, sql
 
 
 async def host(db_url, clock, mock_clock, stop: trio.Event, *, task_status=trio.TASK_STATUS_IGNORED):
@@ -44,8 +44,10 @@ async def test_late_start_catches_up_then_streams_changes(db_url, mock_clock, mo
     late = NOON + dt.timedelta(hours=2)
     ended_by_then = sql(db_url, "SELECT id FROM matches WHERE status = 'live'")
     key = make_key(db_url, "live")
-    async with running_app(db_url, Clock(start=late), [hub_component, feed_component],
-                           mock_clock=mock_clock) as (app, client):
+    async with running_app(db_url, Clock(start=late), [hub_component, feed_component], mock_clock=mock_clock) as (
+        app,
+        client,
+    ):
         feed = supervisor_of(app).handle("feed")
         with trio.fail_after(120):
             while feed.position is None or feed.position < late:

@@ -9,12 +9,12 @@ import datetime as dt
 
 import pytest
 import trio
-from tests.support import make_key, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.world.feed.editions import Calendar
 from svc.world.feed.feed import Feed
+from tests.support import make_key, sql
 
 STEP = dt.timedelta(minutes=20)
 
@@ -28,8 +28,10 @@ def world_calendar(db_url) -> Calendar:
 
 def first_future(cal: Calendar):
     """The first future edition the feed draws with matches (a knockout edition)."""
-    eds = sorted((e for e in cal.editions.values() if cal.to_draw(e.id) and not e.series.team
-                  and e.series.kind != "finals"), key=lambda e: e.start)
+    eds = sorted(
+        (e for e in cal.editions.values() if cal.to_draw(e.id) and not e.series.team and e.series.kind != "finals"),
+        key=lambda e: e.start,
+    )
     assert eds, "the tiny world has future knockout editions"
     return eds[0]
 
@@ -44,7 +46,9 @@ def edition(db_url):
     seen: dict = {"id": ed.id, "name": ed.name, "start": ed.start, "end": ed.end, "draw_at": draw_at}
 
     def statuses():
-        return {r["id"]: r["status"] for r in sql(db_url, "SELECT id, status FROM matches WHERE tournament_id = $1", ed.id)}
+        return {
+            r["id"]: r["status"] for r in sql(db_url, "SELECT id, status FROM matches WHERE tournament_id = $1", ed.id)
+        }
 
     async def go():
         db = Database(db_url, pool_size=2)
@@ -57,7 +61,7 @@ def edition(db_url):
             seen["drawn"] = sql(db_url, "SELECT * FROM matches WHERE tournament_id = $1 ORDER BY id", ed.id)
             t = draw_at
             history: dict[str, set] = {}
-            end = dt.datetime.combine(ed.end + dt.timedelta(days=2), dt.time(), dt.timezone.utc)
+            end = dt.datetime.combine(ed.end + dt.timedelta(days=2), dt.time(), dt.UTC)
             while t < end:
                 t += STEP
                 await feed.step(t)
@@ -84,14 +88,20 @@ def test_the_draw_appears_on_its_first_day_as_the_generator_draws_it(edition, db
     assert all(r["start_at"] >= edition["draw_at"] for r in drawn)
     # a fresh calendar (a restarted feed) draws the same, whatever it drew before
     again = world_calendar(db_url)
-    other = sorted((e for e in again.editions.values() if again.to_draw(e.id) and e.id != edition["id"]
-                    and not e.series.team and e.series.kind != "finals"), key=lambda e: e.start)
+    other = sorted(
+        (
+            e
+            for e in again.editions.values()
+            if again.to_draw(e.id) and e.id != edition["id"] and not e.series.team and e.series.kind != "finals"
+        ),
+        key=lambda e: e.start,
+    )
     if other:
         again.draw(other[-1])
     redraw = again.draw(again.editions[edition["id"]])
-    assert sorted((m.id, [p.id for p in m.side1], [p.id for p in m.side2], m.seed1, m.seed2, m.start_at)
-                  for m in redraw.matches) == \
-        [(r["id"], list(r["side1"]), list(r["side2"]), r["seed1"], r["seed2"], r["start_at"]) for r in drawn]
+    assert sorted(
+        (m.id, [p.id for p in m.side1], [p.id for p in m.side2], m.seed1, m.seed2, m.start_at) for m in redraw.matches
+    ) == [(r["id"], list(r["side1"]), list(r["side2"]), r["seed1"], r["seed2"], r["start_at"]) for r in drawn]
     # every player of the draw is a player of the world (new ones were added)
     ids = {p for r in drawn for p in list(r["side1"]) + list(r["side2"])}
     known = {r["id"] for r in sql(db_url, "SELECT id FROM players WHERE id = ANY($1::text[])", list(ids))}
@@ -99,8 +109,12 @@ def test_the_draw_appears_on_its_first_day_as_the_generator_draws_it(edition, db
 
 
 def test_matches_go_scheduled_live_finished_and_rounds_keep_to_their_days(edition, db_url):
-    rows = sql(db_url, "SELECT id, status, round_code, day, start_at, end_at, discipline, winner FROM matches "
-                       "WHERE tournament_id = $1", edition["id"])
+    rows = sql(
+        db_url,
+        "SELECT id, status, round_code, day, start_at, end_at, discipline, winner FROM matches "
+        "WHERE tournament_id = $1",
+        edition["id"],
+    )
     assert rows and all(r["status"] == "finished" and r["winner"] in (1, 2) for r in rows)
     for r in rows:
         assert "live" in edition["history"][r["id"]], r["id"]  # each was seen in play
@@ -125,6 +139,9 @@ async def test_the_finished_edition_has_champions(edition, db_url, client):
     assert finished and finished[0]["finished_at"] is not None
     if data["medals"]:
         assert data["podium"] and all(p["gold"] for p in data["podium"])
-    finals = sql(db_url, "SELECT discipline, winner, side1, side2 FROM matches WHERE tournament_id = $1 "
-                         "AND round_code = 'F'", edition["id"])
+    finals = sql(
+        db_url,
+        "SELECT discipline, winner, side1, side2 FROM matches WHERE tournament_id = $1 AND round_code = 'F'",
+        edition["id"],
+    )
     assert len(finals) == len(data["disciplines"])

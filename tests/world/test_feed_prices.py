@@ -8,13 +8,13 @@ import datetime as dt
 from collections import defaultdict
 
 import pytest
-from tests.support import NOON, sql
 
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.world import engine
 from svc.world.feed import play
 from svc.world.feed.feed import Feed
+from tests.support import NOON, sql
 
 STEP = dt.timedelta(seconds=40)  # about a rally a step
 STEPS = 270  # three hours of play
@@ -52,11 +52,18 @@ def test_the_chance_follows_the_score():
 
 
 async def test_in_play_prices_start_at_the_closing_price_and_move_with_the_score(db_url):
-    scheduled = {r["id"]: chance_of(r["c1"], r["c2"]) for r in sql(db_url, """
+    scheduled = {
+        r["id"]: chance_of(r["c1"], r["c2"])
+        for r in sql(
+            db_url,
+            """
         SELECT m.id, avg(o.close1)::float8 AS c1, avg(o.close2)::float8 AS c2
         FROM matches m JOIN odds o ON o.match_id = m.id AND o.market = 'winner'
         WHERE m.status = 'scheduled' AND m.start_at BETWEEN $1 AND $2 GROUP BY m.id""",
-        NOON, NOON + STEP * (STEPS // 2))}
+            NOON,
+            NOON + STEP * (STEPS // 2),
+        )
+    }
     assert scheduled, "the tiny world has priced matches starting this afternoon"
     seen: dict[str, list[tuple[int, float]]] = defaultdict(list)  # match -> (rallies played, chance)
     db = Database(db_url, pool_size=2)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 
 import trio
-from tests.support import NOON, TODAY, sql
 
 from svc.__main__ import _moment
 from svc.assembly import feed_component
@@ -17,13 +16,15 @@ from svc.web.supervisor import supervisor_of
 from svc.world.bundle import read_manifest
 from svc.world.feed.feed import world_now
 from svc.world.generate import generate_bundle
+from tests.support import NOON, TODAY, sql
 
 
 def test_a_world_generated_at_a_moment_is_as_of_that_moment(tmp_path):
-    at = dt.datetime.combine(TODAY, dt.time(8, 0), dt.timezone.utc)
+    at = dt.datetime.combine(TODAY, dt.time(8, 0), dt.UTC)
     generate_bundle(tmp_path, scale="tiny", seed=3, as_of=at)
     assert read_manifest(tmp_path)["now"] == at.isoformat()
     import csv
+
     with open(tmp_path / "world_meta.csv", encoding="utf-8") as f:
         meta = {r["key"]: r["value"] for r in csv.DictReader(f)}
     assert meta["as_of"] == TODAY.isoformat() and world_now(meta, TODAY) == at
@@ -39,10 +40,10 @@ def test_a_world_generated_at_a_moment_is_as_of_that_moment(tmp_path):
 
 def test_as_of_on_the_command_line_is_a_day_or_a_moment():
     assert _moment("2026-10-10") == dt.date(2026, 10, 10)
-    assert _moment("2026-10-10T08:05") == dt.datetime(2026, 10, 10, 8, 5, tzinfo=dt.timezone.utc)
-    assert _moment("2026-10-10T10:05+02:00") == dt.datetime(2026, 10, 10, 8, 5, tzinfo=dt.timezone.utc)
+    assert _moment("2026-10-10T08:05") == dt.datetime(2026, 10, 10, 8, 5, tzinfo=dt.UTC)
+    assert _moment("2026-10-10T10:05+02:00") == dt.datetime(2026, 10, 10, 8, 5, tzinfo=dt.UTC)
     # an older world without `now`: noon of its as-of day
-    assert world_now({"as_of": "2026-10-10"}, TODAY) == dt.datetime(2026, 10, 10, 12, tzinfo=dt.timezone.utc)
+    assert world_now({"as_of": "2026-10-10"}, TODAY) == dt.datetime(2026, 10, 10, 12, tzinfo=dt.UTC)
 
 
 async def test_a_feed_started_before_the_worlds_now_waits_for_the_clock(db_url, mock_clock, monkeypatch):
@@ -62,7 +63,6 @@ async def test_a_feed_started_before_the_worlds_now_waits_for_the_clock(db_url, 
                 await trio.sleep(1)
                 assert feed.position is None or feed.position <= clock.now()
         assert sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"] > changes_before
-
 
 
 async def test_a_fast_feed_resumed_ahead_of_the_clock_goes_on_at_once(db_url, mock_clock):

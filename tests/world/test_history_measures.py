@@ -9,10 +9,16 @@ from collections import Counter
 from ops.realism import record
 from ops.realism.venues import returns
 
+
 def test_the_record_gives_every_great_events_champion_nation():
     champions = record.champions()
-    assert Counter(c.event for c in champions) == {"thomas-cup": 33, "uber-cup": 30, "sudirman-cup": 19,
-                                                   "olympic-games": 44, "world-championships": 145}
+    assert Counter(c.event for c in champions) == {
+        "thomas-cup": 33,
+        "uber-cup": 30,
+        "sudirman-cup": 19,
+        "olympic-games": 44,
+        "world-championships": 145,
+    }
     assert len({(c.event, c.year, c.discipline) for c in champions}) == len(champions)  # one per edition
     golds = {(c.year, c.discipline): c.nation for c in record.world_championship_golds()}
     # country names as the record writes them, in the worlds' IOC codes

@@ -20,11 +20,12 @@ from svc.world.generate import generate_bundle
 
 SEED = 7
 AS_OF = dt.date(2026, 11, 18)
-NOW = dt.datetime(2026, 11, 18, 12, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 11, 18, 12, tzinfo=dt.UTC)
 KNOCKOUT = ("R128", "R64", "R32", "R16", "QF", "SF", "F")
 
 
 # --------------------------------------------------------------------------- reading a bundle
+
 
 def _array(text: str) -> list[str]:
     inner = text.strip("{}")
@@ -75,6 +76,7 @@ def tiny(tmp_path_factory) -> World:
 
 # --------------------------------------------------------------------------- the rule checks
 
+
 def check_games_legal(w: World) -> None:
     for m in w.matches:
         day = w.match_day(m)
@@ -103,7 +105,10 @@ def check_winners(w: World) -> None:
             assert won[m["W"] - 1] == engine.GAMES_TO_WIN and won[2 - m["W"]] < engine.GAMES_TO_WIN, m["id"]
         else:
             assert m["outcome"] == "retired", m["id"]
-            won = [sum(a > b for a, b in zip(m["G1"][:-1], m["G2"][:-1])), sum(b > a for a, b in zip(m["G1"][:-1], m["G2"][:-1]))]
+            won = [
+                sum(a > b for a, b in zip(m["G1"][:-1], m["G2"][:-1])),
+                sum(b > a for a, b in zip(m["G1"][:-1], m["G2"][:-1])),
+            ]
             assert max(won) < engine.GAMES_TO_WIN, m["id"]
 
 
@@ -140,20 +145,28 @@ def check_bronze_and_medals(w: World) -> None:
     for m in w.matches:
         if m["round_code"] == "3P":
             assert w.tournaments[m["tournament_id"]]["series"] == "olympic-games", m["id"]
-    olympic_finals = {m["tournament_id"] for m in w.matches if m["round_code"] == "F"
-                      and w.tournaments[m["tournament_id"]]["series"] == "olympic-games"}
+    olympic_finals = {
+        m["tournament_id"]
+        for m in w.matches
+        if m["round_code"] == "F" and w.tournaments[m["tournament_id"]]["series"] == "olympic-games"
+    }
     bronze = {m["tournament_id"] for m in w.matches if m["round_code"] == "3P"}
     assert olympic_finals <= bronze
 
 
 def check_ids(w: World) -> None:
-    prefixes = {"players": ("id", "pl_"), "tournaments": ("id", "tr_"), "matches": ("id", "mt_"),
-                "venues": ("id", "vn_"), "ties": ("id", "ti_")}
+    prefixes = {
+        "players": ("id", "pl_"),
+        "tournaments": ("id", "tr_"),
+        "matches": ("id", "mt_"),
+        "venues": ("id", "vn_"),
+        "ties": ("id", "ti_"),
+    }
     for table, (col, prefix) in prefixes.items():
         ids = [r[col] for r in w.tables[table]]
         assert len(ids) == len(set(ids)), table
         for i in ids:
-            assert i.startswith(prefix) and i[len(prefix):].isalnum() and i == i.lower(), i
+            assert i.startswith(prefix) and i[len(prefix) :].isalnum() and i == i.lower(), i
     evs = [m["event_id"] for m in w.matches]
     assert len(evs) == len(set(evs)) and all(e.startswith("ev_") for e in evs)
     players = {p["id"] for p in w.tables["players"]}
@@ -186,7 +199,9 @@ def check_ties(w: World) -> None:
 def check_rallies(w: World) -> None:
     by_match = defaultdict(list)
     for r in w.tables["rallies"]:
-        by_match[r["match_id"]].append(tuple(int(r[k]) for k in ("game", "rally", "server", "winner", "score1", "score2")))
+        by_match[r["match_id"]].append(
+            tuple(int(r[k]) for k in ("game", "rally", "server", "winner", "score1", "score2"))
+        )
     matches = {m["id"]: m for m in w.matches}
     assert by_match
     for mid, rallies in by_match.items():
@@ -242,8 +257,11 @@ def check_current_week(w: World) -> None:
         # the tiny scale's fixed current week (calendar.CURRENT_WEEK) has played since yesterday and
         # plays around the clock; the other scales hold the real calendar's week, gaps and all
         assert any(e.date() == today - dt.timedelta(days=1) for e in ends)
-        hours = {(_ts(m["start_at"]).hour) for m in w.matches
-                 if m["start_at"] and _ts(m["start_at"]) >= NOW - dt.timedelta(days=2)}
+        hours = {
+            (_ts(m["start_at"]).hour)
+            for m in w.matches
+            if m["start_at"] and _ts(m["start_at"]) >= NOW - dt.timedelta(days=2)
+        }
         assert len(hours) >= 20  # play across (nearly) all 24 hours
     future = [t for t in w.tournaments.values() if t["start_date"] and dt.date.fromisoformat(t["start_date"]) > today]
     assert future
@@ -347,8 +365,13 @@ def check_names_apart_while_active(w: World) -> None:
     for p in w.tables["players"]:
         if years[p["id"]]:
             spans[(p["country"], fold(p["name"]))].append((min(years[p["id"]]), max(years[p["id"]]), p["id"]))
-    both = [(k, a, b) for k, got in spans.items() for i, a in enumerate(got) for b in got[i + 1:]
-            if a[0] <= b[1] and b[0] <= a[1]]
+    both = [
+        (k, a, b)
+        for k, got in spans.items()
+        for i, a in enumerate(got)
+        for b in got[i + 1 :]
+        if a[0] <= b[1] and b[0] <= a[1]
+    ]
     assert not both, both[:5]
 
 
@@ -360,16 +383,26 @@ def check_hosts_on_record(w: World) -> None:
     city_name = {c["id"]: c["name"] for c in w.tables["cities"]}
     seen = 0
     for t in w.tournaments.values():
-        want = facts.host_of(facts.SERIES_BY_SLUG[t["series"]], int(t["year"])) if t["series"] in facts.SERIES_BY_SLUG else None
+        want = (
+            facts.host_of(facts.SERIES_BY_SLUG[t["series"]], int(t["year"]))
+            if t["series"] in facts.SERIES_BY_SLUG
+            else None
+        )
         if want is not None:
             assert city_name[t["city_id"]] == want, (t["name"], city_name[t["city_id"]], want)
             seen += 1
     assert seen
-    cups = {(t["series"], int(t["year"])): t for t in w.tournaments.values() if t["series"] in ("thomas-cup", "uber-cup")}
+    cups = {
+        (t["series"], int(t["year"])): t for t in w.tournaments.values() if t["series"] in ("thomas-cup", "uber-cup")
+    }
     for (series, year), t in cups.items():
         other = cups.get(("uber-cup", year)) if series == "thomas-cup" and year >= 1984 else None
         if other is not None:
-            assert (other["city_id"], other["start_date"], other["end_date"]) == (t["city_id"], t["start_date"], t["end_date"])
+            assert (other["city_id"], other["start_date"], other["end_date"]) == (
+                t["city_id"],
+                t["start_date"],
+                t["end_date"],
+            )
 
 
 def check_champions_as_on_record(w: World) -> None:
@@ -408,8 +441,13 @@ def check_matches_within_their_dates(w: World) -> None:
 def check_pairs_of_one_nation(w: World) -> None:
     """Doubles pairs are of one nation, as every pair of the real World Tour is."""
     country = {p["id"]: p["country"] for p in w.tables["players"]}
-    mixed = [(m["id"], side) for m in w.matches if m["discipline"] in ("MD", "WD", "XD")
-             for side in (m["s1"], m["s2"]) if len({country[p] for p in side}) > 1]
+    mixed = [
+        (m["id"], side)
+        for m in w.matches
+        if m["discipline"] in ("MD", "WD", "XD")
+        for side in (m["s1"], m["s2"])
+        if len({country[p] for p in side}) > 1
+    ]
     assert not mixed, mixed[:5]
 
 
@@ -428,14 +466,32 @@ def check_specialists(w: World) -> None:
     assert not both, both[:5]
 
 
-ALL_CHECKS = (check_games_legal, check_winners, check_brackets, check_bronze_and_medals, check_ids, check_ties,
-              check_rallies, check_odds, check_current_week, check_rankings, check_corrections, check_one_place_a_day,
-              check_nations_in_their_era, check_no_real_names, check_names_apart_while_active, check_hosts_on_record,
-              check_champions_as_on_record, check_matches_within_their_dates, check_pairs_of_one_nation,
-              check_specialists)
+ALL_CHECKS = (
+    check_games_legal,
+    check_winners,
+    check_brackets,
+    check_bronze_and_medals,
+    check_ids,
+    check_ties,
+    check_rallies,
+    check_odds,
+    check_current_week,
+    check_rankings,
+    check_corrections,
+    check_one_place_a_day,
+    check_nations_in_their_era,
+    check_no_real_names,
+    check_names_apart_while_active,
+    check_hosts_on_record,
+    check_champions_as_on_record,
+    check_matches_within_their_dates,
+    check_pairs_of_one_nation,
+    check_specialists,
+)
 
 
 # --------------------------------------------------------------------------- tiny tests
+
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda c: c.__name__)
 def test_tiny_world_rule(tiny: World, check) -> None:
@@ -447,10 +503,15 @@ def test_tiny_has_one_of_everything(tiny: World) -> None:
     days = [(tiny.match_day(m), m) for m in ms if m["outcome"] == "played"]
     assert any(not engine.era_rules(m["discipline"], d).rally_point for d, m in days)
     assert any(engine.era_rules(m["discipline"], d).rally_point for d, m in days)
-    assert any(m["discipline"] == "WS" and max(m["G1"] + m["G2"]) in (11, 12, 13) for d, m in days
-               if not engine.era_rules("WS", d).rally_point)
-    set_game = lambda d, m: any(max(a, b) in (17, 18, 12, 13) and not engine.era_rules(m["discipline"], d).rally_point
-                                for a, b in zip(m["G1"], m["G2"]))
+    assert any(
+        m["discipline"] == "WS" and max(m["G1"] + m["G2"]) in (11, 12, 13)
+        for d, m in days
+        if not engine.era_rules("WS", d).rally_point
+    )
+    set_game = lambda d, m: any(
+        max(a, b) in (17, 18, 12, 13) and not engine.era_rules(m["discipline"], d).rally_point
+        for a, b in zip(m["G1"], m["G2"])
+    )
     assert any(set_game(d, m) for d, m in days)
     outcomes = {m["outcome"] for m in ms}
     assert {"played", "walkover", "retired"} <= outcomes
@@ -458,7 +519,9 @@ def test_tiny_has_one_of_everything(tiny: World) -> None:
     assert {"world-junior-championships", "para-world-championships", "thomas-cup"} <= series
     classes = {m["sport_class"] for m in ms if m["sport_class"]}
     assert any("-" in c for c in classes) and {"WH1", "SL3"} <= classes
-    assert any(m["round_code"] == "" and m["round_name"].startswith("Group") and not m["tie_id"] for m in ms)  # finals groups
+    assert any(
+        m["round_code"] == "" and m["round_name"].startswith("Group") and not m["tie_id"] for m in ms
+    )  # finals groups
     assert any(m["tie_id"] and m["round_code"] in ("QF", "SF", "F") for m in ms)
     per_tie = defaultdict(int)
     for m in ms:
@@ -480,13 +543,29 @@ def test_tiny_has_one_of_everything(tiny: World) -> None:
 
 def test_engine_legal_game_by_era() -> None:
     old, mid, new = dt.date(1990, 1, 1), dt.date(2004, 1, 1), dt.date(2010, 1, 1)
-    assert engine.legal_game(15, 14, "MS", old) and engine.legal_game(18, 17, "MD", old) and engine.legal_game(17, 14, "MS", old)
+    assert (
+        engine.legal_game(15, 14, "MS", old)
+        and engine.legal_game(18, 17, "MD", old)
+        and engine.legal_game(17, 14, "MS", old)
+    )
     assert not engine.legal_game(18, 12, "MS", old) and not engine.legal_game(16, 14, "MS", old)
-    assert engine.legal_game(12, 9, "WS", old) and engine.legal_game(11, 10, "WS", old) and not engine.legal_game(13, 11, "WS", old)
+    assert (
+        engine.legal_game(12, 9, "WS", old)
+        and engine.legal_game(11, 10, "WS", old)
+        and not engine.legal_game(13, 11, "WS", old)
+    )
     assert engine.legal_game(17, 16, "MS", mid) and not engine.legal_game(18, 15, "MS", mid)
     assert engine.legal_game(13, 10, "WS", mid) and not engine.legal_game(12, 10, "WS", mid)
-    assert engine.legal_game(21, 19, "MS", new) and not engine.legal_game(21, 20, "MS", new) and engine.legal_game(22, 20, "WS", new)
-    assert engine.legal_game(30, 29, "XD", new) and engine.legal_game(30, 28, "XD", new) and not engine.legal_game(31, 29, "MS", new)
+    assert (
+        engine.legal_game(21, 19, "MS", new)
+        and not engine.legal_game(21, 20, "MS", new)
+        and engine.legal_game(22, 20, "WS", new)
+    )
+    assert (
+        engine.legal_game(30, 29, "XD", new)
+        and engine.legal_game(30, 28, "XD", new)
+        and not engine.legal_game(31, 29, "MS", new)
+    )
     # rally point from the 2006 Thomas & Uber Cups (28 April 2006), the first event played to 21
     assert engine.era_rules("MS", dt.date(2006, 4, 27)).rally_point is False
     assert engine.era_rules("MS", dt.date(2006, 4, 28)).rally_point is True
@@ -501,8 +580,11 @@ def test_the_pre_match_chance_is_the_chance_play_gives() -> None:
     for disc in ("MS", "WS", "MD", "WD", "XD"):
         bias = engine.bias(disc, engine.RALLY)
         for gap in (-80.0, 0.0, 60.0):
-            won = sum(engine.sample_match(rng, engine.rally_chance(gap + engine.form(rng, disc), 0.0), engine.RALLY,
-                                          bias)[2] == 1 for _ in range(4000))
+            won = sum(
+                engine.sample_match(rng, engine.rally_chance(gap + engine.form(rng, disc), 0.0), engine.RALLY, bias)[2]
+                == 1
+                for _ in range(4000)
+            )
             assert abs(engine.match_chance(gap, engine.RALLY, disc)[0] - won / 4000) < 0.025, (disc, gap)
 
 
@@ -545,15 +627,16 @@ def test_demo_world_rules(tmp_path) -> None:
 
 # --------------------------------------------------------------------------- the importer
 
+
 def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> None:
     """Loads twice (a reload replaces, never appends); platform tables keep their rows."""
     import asyncio
 
     import asyncpg
-    from tests.support import drop_database, new_database
 
     from svc.world.bundle import TABLE_NAMES, BundleError
     from svc.world.load import load_bundle
+    from tests.support import drop_database, new_database
 
     name = f"svc_world_load_{os.getpid()}"
     db_url = new_database(pg_server_url, name)

@@ -33,10 +33,11 @@ from svc.world.generate.scales import SCALES
 @dataclass
 class Drawn:
     """An edition's draws as rows for the database."""
+
     tournament_id: str
-    matches: list[Match] = field(default_factory=list)       # first round, scheduled
-    odds: list[tuple] = field(default_factory=list)          # odds rows as the bundle has them
-    players: list[tuple] = field(default_factory=list)       # every player in a draw (players rows)
+    matches: list[Match] = field(default_factory=list)  # first round, scheduled
+    odds: list[tuple] = field(default_factory=list)  # odds rows as the bundle has them
+    players: list[tuple] = field(default_factory=list)  # every player in a draw (players rows)
 
 
 class Calendar:
@@ -74,7 +75,7 @@ class Calendar:
     def draw_at(self, ed: Edition) -> dt.datetime:
         """When the draw is made: local midnight of the first day."""
         assert ed.start is not None
-        return dt.datetime(ed.start.year, ed.start.month, ed.start.day, tzinfo=dt.timezone.utc) - utc_offset(ed)
+        return dt.datetime(ed.start.year, ed.start.month, ed.start.day, tzinfo=dt.UTC) - utc_offset(ed)
 
     def draw(self, ed: Edition) -> Drawn:
         """The edition's draws: first-round matches with their planned start times, their
@@ -145,4 +146,3 @@ class Calendar:
     def bronze(self, ed_id: str) -> bool:
         ed = self.editions.get(ed_id)
         return bool(ed and ed.series.bronze_match)
-

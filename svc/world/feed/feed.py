@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any
 
 import trio
 
@@ -49,9 +50,9 @@ from svc.world.generate.context import world_now as generator_now
 
 log = logging.getLogger("svc.world.feed")
 
-FEED_LOCK = 0x11FE_FEED    # advisory lock: who runs the feed
-LOCK_RETRY_S = 10          # a standby worker asks for the lock this often
-TICK_S = 1.0               # live: a step every second (rallies are ~30 s apart)
+FEED_LOCK = 0x11FE_FEED  # advisory lock: who runs the feed
+LOCK_RETRY_S = 10  # a standby worker asks for the lock this often
+TICK_S = 1.0  # live: a step every second (rallies are ~30 s apart)
 CATCHUP_STEP = dt.timedelta(minutes=5)  # catching up: world time played per step
 
 
@@ -121,8 +122,12 @@ class Feed:
             log.info("the world (%s) is %.0f s ahead of the clock; the feed waits for it", position, ahead)
             await trio.sleep(ahead)
         elif ahead > 0:
-            log.info("the world (%s) is %.0f s ahead of the clock at speed %.1f; the feed goes on from there",
-                     position, ahead, self.speed)
+            log.info(
+                "the world (%s) is %.0f s ahead of the clock at speed %.1f; the feed goes on from there",
+                position,
+                ahead,
+                self.speed,
+            )
         # then live, `speed` seconds of play per second
         anchor_real, anchor_world = self.clock.timestamp(), max(position, self.clock.now())
         while True:
@@ -159,8 +164,7 @@ class Feed:
         cal = self.calendar
         if cal is None:
             return
-        due = await self.db.fetch(Q.feed.editions_due, from_day=cal.ctx.as_of,
-                                  to_day=(t + dt.timedelta(days=1)).date())
+        due = await self.db.fetch(Q.feed.editions_due, from_day=cal.ctx.as_of, to_day=(t + dt.timedelta(days=1)).date())
         for row in due:
             ed = cal.to_draw(row["id"])
             if ed is None:  # not a future edition of the generated calendar: not the feed's to draw
@@ -194,9 +198,15 @@ class Feed:
         if not simulate.leads_on(m):
             return []
         pos_a, pos_b = simulate.feeder_positions(m["position"])
-        feeders = await self.db.fetch(Q.feed.round, tournament_id=m["tournament_id"], discipline=m["discipline"],
-                                      sport_class=m["sport_class"], round_code=m["round_code"], pos_a=pos_a,
-                                      pos_b=pos_b)
+        feeders = await self.db.fetch(
+            Q.feed.round,
+            tournament_id=m["tournament_id"],
+            discipline=m["discipline"],
+            sport_class=m["sport_class"],
+            round_code=m["round_code"],
+            pos_a=pos_a,
+            pos_b=pos_b,
+        )
         cal = self.calendar
         pairings = simulate.pairings(m, st, feeders, bronze=cal is not None and cal.bronze(m["tournament_id"]))
         if not pairings:

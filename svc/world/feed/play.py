@@ -15,25 +15,28 @@ from functools import lru_cache
 from svc.world import engine
 from svc.world.generate.ids import sub_rng
 
-RALLY_S = (22.0, 44.0)   # seconds from one rally to the next: ~33 s, as the generator's durations
-GAME_BREAK_S = 90.0      # interval between games (the laws allow 120 s; play resumes a little sooner)
-SLIP_RATE = 0.03         # results published with a slip in one game's score, corrected later
+RALLY_S = (22.0, 44.0)  # seconds from one rally to the next: ~33 s, as the generator's durations
+GAME_BREAK_S = 90.0  # interval between games (the laws allow 120 s; play resumes a little sooner)
+SLIP_RATE = 0.03  # results published with a slip in one game's score, corrected later
 CORRECT_AFTER_MIN = (10, 40)  # minutes from the slip to its correction
 
 
 @dataclass
 class Play:
     """A match in play: games so far (the last is in play), who serves, the next rally's time."""
+
     match_id: str
     g1: list[int]
     g2: list[int]
     server: int
-    rally_no: int          # rallies played over the whole match
-    rally_in_game: int     # rallies played in the game in play
+    rally_no: int  # rallies played over the whole match
+    rally_in_game: int  # rallies played in the game in play
     next_at: dt.datetime
     winner: int | None = None
     ended_at: dt.datetime | None = None
-    rallies: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)  # new ones: game, rally, server, winner, a, b
+    rallies: list[tuple[int, int, int, int, int, int]] = field(
+        default_factory=list
+    )  # new ones: game, rally, server, winner, a, b
 
     @property
     def games_won(self) -> tuple[int, int]:
@@ -76,6 +79,7 @@ def play_until(st: Play, p1: float, rules: engine.Rules, t: dt.datetime, bias: e
 
 
 # -- prices ------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=200_000)
 def _game_from(bucket: int, a: int, b: int) -> float:
@@ -158,4 +162,3 @@ def slip(match_id: str, g1: list[int], g2: list[int]) -> tuple[list[int], list[i
                 s2[k] += 1
             return s1, s2
     return None
-

@@ -20,5 +20,6 @@ async def publish(tx: Tx, match_id: str, kind: str, at: dt.datetime) -> int:
     if row is None:
         raise LookupError(f"no match {match_id}")
     event = converter.unstructure(event_from_row(row, with_odds=True)) if kind in changes.OUTBOX_TYPE else None
-    return await changes.record(tx, match_id=match_id, discipline=row["discipline"], kind=kind, at=at,
-                                change=live_payload(row), event=event)
+    return await changes.record(
+        tx, match_id=match_id, discipline=row["discipline"], kind=kind, at=at, change=live_payload(row), event=event
+    )

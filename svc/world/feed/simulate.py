@@ -9,7 +9,8 @@ the rally), so the same match replayed from the same rows plays out the same way
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -33,20 +34,35 @@ def play_due(m: Row, t: dt.datetime) -> play.Play | None:
     g1, g2 = list(m["g1"]), list(m["g2"])
     in_game = m["last_rally"] if m["last_game"] is not None and m["last_game"] == len(g1) else 0
     first_server = 1 if sub_rng(match_id, "toss").random() < 0.5 else 2
-    st = play.Play(match_id=match_id, g1=g1, g2=g2, server=m["last_winner"] or first_server,
-                   rally_no=m["rally_no"], rally_in_game=in_game, next_at=m["next_at"])
+    st = play.Play(
+        match_id=match_id,
+        g1=g1,
+        g2=g2,
+        server=m["last_winner"] or first_server,
+        rally_no=m["rally_no"],
+        rally_in_game=in_game,
+        next_at=m["next_at"],
+    )
     # played with the form on the day (named by the match, so a replay plays the same), which the
     # bookmakers learn only from the rallies (in_play_quotes)
     rules = engine.era_rules(m["discipline"], m["day"] or m["start_at"].date())
-    p_day = engine.rally_chance((m["s1"] or 0.0) + engine.form(sub_rng(match_id, "form"), m["discipline"]),
-                                m["s2"] or 0.0)
+    p_day = engine.rally_chance(
+        (m["s1"] or 0.0) + engine.form(sub_rng(match_id, "form"), m["discipline"]), m["s2"] or 0.0
+    )
     play.play_until(st, p_day, rules, t, engine.bias(m["discipline"], rules))
     return st if st.rallies else None
 
 
 def rallies_of(m: Row, st: play.Play) -> Rallies:
-    return Rallies(match_id=m["id"], played=list(st.rallies), g1=list(st.g1), g2=list(st.g2), rally_no=st.rally_no,
-                   next_at=st.next_at, first=m["rally_no"] == 0)
+    return Rallies(
+        match_id=m["id"],
+        played=list(st.rallies),
+        g1=list(st.g1),
+        g2=list(st.g2),
+        rally_no=st.rally_no,
+        next_at=st.next_at,
+        first=m["rally_no"] == 0,
+    )
 
 
 def in_play(m: Row, st: play.Play, books: Sequence[Row]) -> InPlay:
@@ -80,9 +96,17 @@ def finished(m: Row, st: play.Play, next_matches: list[NextMatch]) -> Finished:
         slip = Slip(due_at=due, true_g1=list(st.g1), true_g2=list(st.g2))
     g1p, g2p = published or (st.g1, st.g2)
     last_kind = m["round_code"] in ("F", "3P") or m["tie_id"] is not None or m["round_code"] is None
-    return Finished(rallies=rallies_of(m, st), tournament_id=m["tournament_id"], winner=st.winner,
-                    ended_at=st.ended_at, published_g1=list(g1p), published_g2=list(g2p), slip=slip,
-                    next_matches=next_matches, may_end_edition=last_kind)
+    return Finished(
+        rallies=rallies_of(m, st),
+        tournament_id=m["tournament_id"],
+        winner=st.winner,
+        ended_at=st.ended_at,
+        published_g1=list(g1p),
+        published_g2=list(g2p),
+        slip=slip,
+        next_matches=next_matches,
+        may_end_edition=last_kind,
+    )
 
 
 def correction(row: Row, t: dt.datetime) -> Correction:
@@ -117,8 +141,10 @@ def pairings(m: Row, st: play.Play, feeders: Sequence[Row], bronze: bool) -> lis
     rows, read before this result is written: `m`'s own row is taken as won here) are finished;
     then the next round's match, and after a semi-final the bronze match when the edition has one."""
     assert st.winner is not None and st.ended_at is not None
-    done = [{**dict(f), "status": "finished", "winner": st.winner, "end_at": st.ended_at} if f["id"] == m["id"]
-            else f for f in feeders]
+    done = [
+        {**dict(f), "status": "finished", "winner": st.winner, "end_at": st.ended_at} if f["id"] == m["id"] else f
+        for f in feeders
+    ]
     if len(done) != 2 or any(f["status"] != "finished" or f["winner"] is None for f in done):
         return []
     code, position = m["round_code"], m["position"]
@@ -135,8 +161,9 @@ def _two(sides: list[tuple[Any, Any]]) -> tuple[tuple[Side, int | None], tuple[S
     return (tuple(sides[0][0]), sides[0][1]), (tuple(sides[1][0]), sides[1][1])
 
 
-def next_match(m: Row, pairing: Pairing, calendar: Calendar | None, books: Sequence[Row],
-               strengths: Row | None) -> NextMatch:
+def next_match(
+    m: Row, pairing: Pairing, calendar: Calendar | None, books: Sequence[Row], strengths: Row | None
+) -> NextMatch:
     """The match `pairing` schedules, in `m`'s draw: at its planned time in the edition's timetable
     (made beforehand: Calendar.plan) or 30 minutes after its later feeder, whichever is later;
     priced like its feeder (`books`, its Q.feed.margins) from the sides' `strengths` (Q.feed.strengths)."""
@@ -150,11 +177,25 @@ def next_match(m: Row, pairing: Pairing, calendar: Calendar | None, books: Seque
     day = calendar.local_day(tournament_id, start) if calendar is not None else start.date()
     quotes = None
     if books and strengths is not None:
-        chance, _game = engine.match_chance((strengths["s1"] or 0.0) - (strengths["s2"] or 0.0), engine.RALLY,
-                                            m["discipline"])
+        chance, _game = engine.match_chance(
+            (strengths["s1"] or 0.0) - (strengths["s2"] or 0.0), engine.RALLY, m["discipline"]
+        )
         quotes = _quotes(chance, books)
     (side1, seed1), (side2, seed2) = pairing.sides
-    return NextMatch(id=match_id, event_id=make_id("ev_", *key), tournament_id=tournament_id,
-                     discipline=m["discipline"], sport_class=m["sport_class"], round_code=code,
-                     round_name=ROUND_NAMES[code], position=pairing.position, side1=side1, side2=side2,
-                     seed1=seed1, seed2=seed2, day=day, start_at=start, quotes=quotes)
+    return NextMatch(
+        id=match_id,
+        event_id=make_id("ev_", *key),
+        tournament_id=tournament_id,
+        discipline=m["discipline"],
+        sport_class=m["sport_class"],
+        round_code=code,
+        round_name=ROUND_NAMES[code],
+        position=pairing.position,
+        side1=side1,
+        side2=side2,
+        seed1=seed1,
+        seed2=seed2,
+        day=day,
+        start_at=start,
+        quotes=quotes,
+    )

@@ -37,15 +37,26 @@ from svc.world.generate.ids import digest, make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 
 DISCIPLINES = ("MS", "WS", "MD", "WD", "XD")
-BIG_TIERS = {"Super 1000", "Super 750", "Super 500", "Superseries Premier", "Superseries",
-             "World Tour Finals", "Superseries Finals"}
+BIG_TIERS = {
+    "Super 1000",
+    "Super 750",
+    "Super 500",
+    "Superseries Premier",
+    "Superseries",
+    "World Tour Finals",
+    "Superseries Finals",
+}
 
 # The tiny scale's current week: series, host city, the day of the edition that as_of falls on.
 # Hosts in Asia, Europe and the Americas so that play covers all 24 hours (UTC).
 # At noon UTC (as_of given as a day) it is afternoon in New Delhi and Paris (matches live), before
 # dawn in the Americas (their day's matches still to come, last night's finished after midnight UTC).
-CURRENT_WEEK = (("india-open", "New Delhi", 2), ("french-open", "Paris", 3), ("us-open", "Los Angeles", 2),
-                ("canada-open", "Calgary", 4))
+CURRENT_WEEK = (
+    ("india-open", "New Delhi", 2),
+    ("french-open", "Paris", 3),
+    ("us-open", "Los Angeles", 2),
+    ("canada-open", "Calgary", 4),
+)
 
 # The great events: no open shares a day with one (the real calendar never lets it).
 GREAT_KINDS = ("worlds", "olympics")
@@ -72,8 +83,8 @@ class Edition:
     venue_name: str | None
     prize: int | None
     draw_size: int | None
-    state: str            # past | current | future
-    as_of_day: int = 0    # current editions: the day index as_of falls on
+    state: str  # past | current | future
+    as_of_day: int = 0  # current editions: the day index as_of falls on
 
     @property
     def play_year(self) -> int:
@@ -83,6 +94,7 @@ class Edition:
 @attrs.define
 class Planned:
     """An edition's series, year, dates and host, before its state and hall are settled."""
+
     series: facts.Series
     year: int
     start: dt.date | None
@@ -143,7 +155,10 @@ def latest_on_record() -> dict[str, CalendarEdition]:
     its tail repeats (the calendar file lacks some events of its last year: their year before stands in)."""
     out: dict[str, CalendarEdition] = {}
     for e in facts.CALENDAR.values():
-        if facts.SERIES_BY_SLUG[e.series].kind in TAIL_KINDS and facts.CALENDAR_TAIL_FROM - 2 <= e.year < facts.CALENDAR_TAIL_FROM:
+        if (
+            facts.SERIES_BY_SLUG[e.series].kind in TAIL_KINDS
+            and facts.CALENDAR_TAIL_FROM - 2 <= e.year < facts.CALENDAR_TAIL_FROM
+        ):
             if e.series not in out or e.year > out[e.series].year:
                 out[e.series] = e
     return out
@@ -234,6 +249,7 @@ def days_of(start: dt.date, end: dt.date) -> Iterator[dt.date]:
 
 # --------------------------------------------------------------------------- halls
 
+
 @attrs.frozen
 class Hall:
     city: str
@@ -294,18 +310,30 @@ class HallPicker:
 
 # Invented lower tiers of the full scale: (name suffix, years after the nation's first), each
 # level no earlier than its real-world introduction.
-MINOR_LEVELS = (("International", 0), ("International Challenge", 25), ("International Series", 35),
-                ("Future Series", 45))
+MINOR_LEVELS = (
+    ("International", 0),
+    ("International Challenge", 25),
+    ("International Series", 35),
+    ("Future Series", 45),
+)
 MINOR_FIRST = {"International Challenge": 1990, "International Series": 2000, "Future Series": 2008}
 MINOR_TIER: dict[str, str] = {}
-MINOR_LAST_START = 2024   # a level that would start later is left out
+MINOR_LAST_START = 2024  # a level that would start later is left out
 
 # The real calendar's lower tier, each event a series of its own (kind "minor"), from the season
 # it is on record for; its editions are the tail's (LOWER_TIER_CALENDAR, lower_tier_plans).
 LOWER_TIER_SERIES = tuple(
-    facts.Series(e.slug, e.name, facts.CALENDAR_TAIL_FROM - 1, "minor", e.start.month,
-                 ((facts.CALENDAR_TAIL_FROM - 1, (e.city,)),), days=(e.end - e.start).days + 1)
-    for e in facts.LOWER_TIER_CALENDAR)
+    facts.Series(
+        e.slug,
+        e.name,
+        facts.CALENDAR_TAIL_FROM - 1,
+        "minor",
+        e.start.month,
+        ((facts.CALENDAR_TAIL_FROM - 1, (e.city,)),),
+        days=(e.end - e.start).days + 1,
+    )
+    for e in facts.LOWER_TIER_CALENDAR
+)
 MINOR_TIER.update({e.slug: e.grade for e in facts.LOWER_TIER_CALENDAR})
 LOWER_TIER_EVENT = {e.slug: e for e in facts.LOWER_TIER_CALENDAR}
 
@@ -328,9 +356,17 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
             if start > MINOR_LAST_START or slug in taken:
                 continue
             MINOR_TIER[slug] = suffix
-            out.append(facts.Series(slug, f"{name} {suffix}", start, "minor",
-                                    1 + int.from_bytes(digest("month", c.country, suffix)[:1], "big") % 12,
-                                    ((start, (c.name,)),), days=5))
+            out.append(
+                facts.Series(
+                    slug,
+                    f"{name} {suffix}",
+                    start,
+                    "minor",
+                    1 + int.from_bytes(digest("month", c.country, suffix)[:1], "big") % 12,
+                    ((start, (c.name,)),),
+                    days=5,
+                )
+            )
     # and a Masters in every host city (Orléans Masters style), from the 1990s, where the city has
     # no real one already (facts: the Orléans and Akita Masters of the World Tour)
     for c in facts.CITIES:
@@ -339,9 +375,17 @@ def extra_series(scale: Scale) -> tuple[facts.Series, ...]:
         if slug in taken:
             continue
         MINOR_TIER[slug] = "International Challenge"
-        out.append(facts.Series(slug, f"{c.name} Masters", start, "minor",
-                                1 + int.from_bytes(digest("month", c.name, "masters")[:1], "big") % 12,
-                                ((start, (c.name,)),), days=5))
+        out.append(
+            facts.Series(
+                slug,
+                f"{c.name} Masters",
+                start,
+                "minor",
+                1 + int.from_bytes(digest("month", c.name, "masters")[:1], "big") % 12,
+                ((start, (c.name,)),),
+                days=5,
+            )
+        )
     return tuple(out[: scale.extra_series])
 
 
@@ -359,6 +403,7 @@ def lower_tier_plans(series: facts.Series, as_of: dt.date, last_year: int) -> li
 
 
 # --------------------------------------------------------------------------- the calendar
+
 
 def edition_years(series: facts.Series, scale: Scale, as_of: dt.date, last_year: int) -> list[int]:
     years = facts.edition_years(series, last_year)
@@ -409,14 +454,28 @@ def build_calendar(seed: int, scale: Scale, as_of: dt.date, series_list: tuple[f
         hall = halls.pick(s, year, city)
         hall_name = hall.name_in(year) if hall is not None else None
         t = MINOR_TIER.get(s.slug) if s.kind == "minor" else facts.tier(s, year)
-        out.append(Edition(
-            id=make_id("tr_", s.slug, year), series=s, year=year, name=f"{s.name} {year}", tier=t,
-            start=start, end=end, city=city, venue_id=venue_id(city, hall_name) if hall_name else None,
-            venue_name=hall_name, prize=facts.prize_money(s, year, t),
-            # the current week's draws are full size at every scale: one round a day, so
-            # that as_of falls in the middle of play (finished, live and scheduled rounds)
-            draw_size=max(32, singles_draw(s, year, scale)) if state == "current" else singles_draw(s, year, scale) or None,
-            state=state, as_of_day=as_of_day))
+        out.append(
+            Edition(
+                id=make_id("tr_", s.slug, year),
+                series=s,
+                year=year,
+                name=f"{s.name} {year}",
+                tier=t,
+                start=start,
+                end=end,
+                city=city,
+                venue_id=venue_id(city, hall_name) if hall_name else None,
+                venue_name=hall_name,
+                prize=facts.prize_money(s, year, t),
+                # the current week's draws are full size at every scale: one round a day, so
+                # that as_of falls in the middle of play (finished, live and scheduled rounds)
+                draw_size=max(32, singles_draw(s, year, scale))
+                if state == "current"
+                else singles_draw(s, year, scale) or None,
+                state=state,
+                as_of_day=as_of_day,
+            )
+        )
     out.sort(key=lambda e: (e.start or dt.date(e.year, 1, 1), e.series.slug, e.id))
     return out
 

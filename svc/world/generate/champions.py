@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the event played (draws.py imports this module)
 # over: the event is played out afresh (the same draw, new rallies) until it does, and after
 # RECORD_LUCK tries its sides play in the form of their lives, a little more each time.
 RECORD_LUCK = 12
-RECORD_FORM_STEP = 12.0   # strength points of form added every try after RECORD_LUCK
+RECORD_FORM_STEP = 12.0  # strength points of form added every try after RECORD_LUCK
 RECORD_TRIES = 80
 
 

@@ -15,8 +15,8 @@ from svc.world.generate.scales import Scale
 def world_now(as_of: dt.date | dt.datetime) -> dt.datetime:
     """The generator's "now": the moment given, else noon UTC of the day given."""
     if isinstance(as_of, dt.datetime):
-        return as_of.astimezone(dt.timezone.utc) if as_of.tzinfo else as_of.replace(tzinfo=dt.timezone.utc)
-    return dt.datetime(as_of.year, as_of.month, as_of.day, 12, tzinfo=dt.timezone.utc)
+        return as_of.astimezone(dt.UTC) if as_of.tzinfo else as_of.replace(tzinfo=dt.UTC)
+    return dt.datetime(as_of.year, as_of.month, as_of.day, 12, tzinfo=dt.UTC)
 
 
 @attrs.frozen
@@ -27,7 +27,7 @@ class Context:
     people: People
 
     @classmethod
-    def make(cls, seed: int, scale: Scale, as_of: dt.date | dt.datetime) -> "Context":
+    def make(cls, seed: int, scale: Scale, as_of: dt.date | dt.datetime) -> Context:
         return cls(seed=seed, scale=scale, now=world_now(as_of), people=People(seed, scale))
 
     @property

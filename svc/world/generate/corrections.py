@@ -27,12 +27,14 @@ def corrections(ctx: Context, pool: list[Match]) -> list[tuple]:
                 old_g1[k] = max(0, old_g1[k] + rng.choice((-2, -1, 1)))
             else:
                 old_g2[k] = max(0, old_g2[k] + rng.choice((-2, -1, 1)))
-        when = m.end_at or dt.datetime(m.day.year, m.day.month, m.day.day, 20, tzinfo=dt.timezone.utc) if m.day else None
+        when = (
+            m.end_at or dt.datetime(m.day.year, m.day.month, m.day.day, 20, tzinfo=dt.UTC) if m.day else None
+        )
         if when is None:
-            when = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
-        when = min(when + dt.timedelta(days=rng.randint(1, 3), hours=rng.randint(1, 9)),
-                   ctx.now - dt.timedelta(hours=1))  # never after the as-of moment
+            when = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+        when = min(
+            when + dt.timedelta(days=rng.randint(1, 3), hours=rng.randint(1, 9)), ctx.now - dt.timedelta(hours=1)
+        )  # never after the as-of moment
         rows.append((m.id, when, old_g1, old_g2, old_winner))
     # the corrected rows were already written with the corrected (true) score
     return rows
-

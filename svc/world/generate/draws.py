@@ -11,8 +11,8 @@ from typing import Any
 
 from svc.world import engine, record
 from svc.world.generate.calendar import Edition
-from svc.world.generate.context import Context
 from svc.world.generate.champions import champion_of, final_winner
+from svc.world.generate.context import Context
 from svc.world.generate.entries import entries_of
 from svc.world.generate.ids import make_id, sub_rng
 from svc.world.generate.people import Player
@@ -21,23 +21,78 @@ WALKOVER_RATE = 0.012
 # Retirements per match by discipline, as on the World Tour of 2018-2020 (per 1,000: MS 19.1,
 # WS 14.6, MD 9.1, WD 14.3, XD 7.1): singles players retire most, mixed pairs least.
 RETIRE_RATE = {"MS": 0.019, "WS": 0.0146, "MD": 0.0091, "WD": 0.0143, "XD": 0.0071}
-SEEDING_FROM = 1932        # seeding from 1932 at All England (and, here, everywhere)
-ROUND_NAMES = {"R128": "Round of 128", "R64": "Round of 64", "R32": "Round of 32", "R16": "Round of 16",
-               "QF": "Quarter-finals", "SF": "Semi-finals", "F": "Final", "3P": "Bronze medal match"}
+SEEDING_FROM = 1932  # seeding from 1932 at All England (and, here, everywhere)
+ROUND_NAMES = {
+    "R128": "Round of 128",
+    "R64": "Round of 64",
+    "R32": "Round of 32",
+    "R16": "Round of 16",
+    "QF": "Quarter-finals",
+    "SF": "Semi-finals",
+    "F": "Final",
+    "3P": "Bronze medal match",
+}
 ROUND_OF_SIZE = {128: "R128", 64: "R64", 32: "R32", 16: "R16", 8: "QF", 4: "SF", 2: "F"}
 
 
 class Match:
-    __slots__ = ("id", "event_id", "tid", "disc", "sport_class", "round_code", "round_name", "position",
-                 "tie_id", "tie_order", "side1", "side2", "seed1", "seed2", "g1", "g2", "winner", "outcome",
-                 "status", "day", "start_at", "end_at", "p1", "rules", "rallies", "feeders", "day_index",
-                 "s1", "s2")
+    __slots__ = (
+        "id",
+        "event_id",
+        "tid",
+        "disc",
+        "sport_class",
+        "round_code",
+        "round_name",
+        "position",
+        "tie_id",
+        "tie_order",
+        "side1",
+        "side2",
+        "seed1",
+        "seed2",
+        "g1",
+        "g2",
+        "winner",
+        "outcome",
+        "status",
+        "day",
+        "start_at",
+        "end_at",
+        "p1",
+        "rules",
+        "rallies",
+        "feeders",
+        "day_index",
+        "s1",
+        "s2",
+    )
 
     def row(self) -> tuple:
-        return (self.id, self.event_id, self.tid, self.disc, self.sport_class, self.round_code, self.round_name,
-                self.position, self.tie_id, self.tie_order, [p.id for p in self.side1], [p.id for p in self.side2],
-                self.seed1, self.seed2, self.g1, self.g2, self.winner, self.outcome, self.status, self.day,
-                self.start_at, self.end_at)
+        return (
+            self.id,
+            self.event_id,
+            self.tid,
+            self.disc,
+            self.sport_class,
+            self.round_code,
+            self.round_name,
+            self.position,
+            self.tie_id,
+            self.tie_order,
+            [p.id for p in self.side1],
+            [p.id for p in self.side2],
+            self.seed1,
+            self.seed2,
+            self.g1,
+            self.g2,
+            self.winner,
+            self.outcome,
+            self.status,
+            self.day,
+            self.start_at,
+            self.end_at,
+        )
 
 
 def side_strength(side: tuple[Player, ...], year: int) -> float:
@@ -67,8 +122,16 @@ class Event:
         self.champion = None if sport_class else record.champion_nation(ed.series.slug, ed.year, disc)
         self.champion_form = 0.0
 
-    def new_match(self, round_code: str | None, round_name: str, position: int, side1, side2,
-                  tie_id: str | None = None, tie_order: int | None = None) -> Match:
+    def new_match(
+        self,
+        round_code: str | None,
+        round_name: str,
+        position: int,
+        side1,
+        side2,
+        tie_id: str | None = None,
+        tie_order: int | None = None,
+    ) -> Match:
         m = Match()
         key = (self.ed.id, self.disc, self.sport_class, round_code or round_name, position, tie_id, tie_order)
         m.id = make_id("mt_", *key)
@@ -117,7 +180,8 @@ class Event:
         p_day = engine.rally_chance(m.s1 + form, m.s2)
         bias = engine.bias(self.disc, m.rules)
         want_rallies = ed.state == "current" or (
-            ed.end is not None and self.ctx.rally_from <= ed.end and rng.random() < self.ctx.scale.rally_share)
+            ed.end is not None and self.ctx.rally_from <= ed.end and rng.random() < self.ctx.scale.rally_share
+        )
         if u < WALKOVER_RATE:
             m.g1, m.g2, m.outcome = [], [], "walkover"
             m.winner = 1 if rng.random() < 0.5 + (m.p1 - 0.5) * 2 else 2
@@ -269,7 +333,10 @@ def finals_event(ctx: Context, ev: Event) -> tuple[list[Match], list[tuple]]:
     if len(entries) < 8:
         return [], []
     rng = ev.rng
-    groups = {"A": [entries[0], entries[3], entries[4], entries[7]], "B": [entries[1], entries[2], entries[5], entries[6]]}
+    groups = {
+        "A": [entries[0], entries[3], entries[4], entries[7]],
+        "B": [entries[1], entries[2], entries[5], entries[6]],
+    }
     seeds = {e: i + 1 for i, e in enumerate(entries[:4])}
     matches = []
     standings = {}
@@ -302,4 +369,3 @@ def finals_event(ctx: Context, ev: Event) -> tuple[list[Match], list[tuple]]:
     ev.play(f, 4)
     matches += sf + [f]
     return matches, entries
-

@@ -15,21 +15,29 @@ from svc.world.generate.people import Player
 if TYPE_CHECKING:  # the draw that asks (draws.py imports this module)
     from svc.world.generate.draws import Event
 
-MINOR_SKEW = 1.4           # >1 skews minor events' entry windows toward the top of the field
+MINOR_SKEW = 1.4  # >1 skews minor events' entry windows toward the top of the field
 # Editions every senior edition counts against (SEASON_EDITIONS) but these, which the best never miss.
 UNCOUNTED_KINDS = ("worlds", "olympics", "finals", "team")
-SEASON_EDITIONS = 12       # senior editions a player enters in a season besides those: the real top
-                           # players' dozen or so tournaments ...
-SEASON_DRAWS = 16          # ... and draws: a player of two doubles events enters eight editions
+SEASON_EDITIONS = 12  # senior editions a player enters in a season besides those: the real top
+# players' dozen or so tournaments ...
+SEASON_DRAWS = 16  # ... and draws: a player of two doubles events enters eight editions
 # The stars an event loses to the rest of the season (rest, injuries, the bigger events): the
 # chance that one of the top half of its field stays away; the Super 100s and Grand Prix draw
 # from deeper down, the Super 1000s and the great events lose nobody.
-STAR_SKIP = {"Super 750": 0.15, "Superseries Premier": 0.15, "Super 500": 0.3, "Superseries": 0.3,
-             "Super 300": 0.5, "Grand Prix Gold": 0.5, "Super 100": 0.7, "Grand Prix": 0.7}
-STAR_SKIP_OTHER = 0.4      # any other open, continental championships, Games
+STAR_SKIP = {
+    "Super 750": 0.15,
+    "Superseries Premier": 0.15,
+    "Super 500": 0.3,
+    "Superseries": 0.3,
+    "Super 300": 0.5,
+    "Grand Prix Gold": 0.5,
+    "Super 100": 0.7,
+    "Grand Prix": 0.7,
+}
+STAR_SKIP_OTHER = 0.4  # any other open, continental championships, Games
 NEVER_SKIPPED = ("Super 1000", "World Tour Finals", "Superseries Finals")
-OLYMPIC_TWO_WITHIN = 16    # the Olympics: a nation's second entry only from the best 16 (qualification)
-ADHOC_POOL = 240           # candidates considered when pairing juniors / para players per event
+OLYMPIC_TWO_WITHIN = 16  # the Olympics: a nation's second entry only from the best 16 (qualification)
+ADHOC_POOL = 240  # candidates considered when pairing juniors / para players per event
 
 
 def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
@@ -58,8 +66,11 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     def allowed(p: Player) -> bool:
         if not free(p):
             return False  # playing another event that week
-        if counted and ed.id not in people.entered(p, year) and (
-                people.editions_in(p, year) >= SEASON_EDITIONS or people.draws_in(p, year) >= SEASON_DRAWS):
+        if (
+            counted
+            and ed.id not in people.entered(p, year)
+            and (people.editions_in(p, year) >= SEASON_EDITIONS or people.draws_in(p, year) >= SEASON_DRAWS)
+        ):
             return False
         if region is None:
             return True
@@ -72,8 +83,11 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     if disc in ("MS", "WS"):
         gender = "M" if disc == "MS" else "W"
         for p in ctx.people.active(kind, gender, year):  # strongest first; stop once deep enough
-            if not allowed(p) or (kind == "para" and p.sport_class != ev.sport_class) \
-                    or (kind == "senior" and disc not in p.events):
+            if (
+                not allowed(p)
+                or (kind == "para" and p.sport_class != ev.sport_class)
+                or (kind == "senior" and disc not in p.events)
+            ):
                 continue
             cands.append(((p,), p.strength(year)))
             if len(cands) >= need:
@@ -94,7 +108,7 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     scored = []
     great = ed.series.kind in ("worlds", "olympics", "finals") or ed.tier in NEVER_SKIPPED
     skip = 0.0 if great else STAR_SKIP.get(ed.tier or "", STAR_SKIP_OTHER)
-    for i, (entry, st) in enumerate(cands[offset: offset + size * 4]):
+    for i, (entry, st) in enumerate(cands[offset : offset + size * 4]):
         if i < size // 2 and skip and rng.random() < skip:
             continue
         scored.append((st + rng.gauss(0, 25), i, entry))
@@ -113,8 +127,9 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
             break
     if ev.champion is not None and out and not any(e[0].country == ev.champion for e in out):
         # the record's champion nation was there: its best entry takes the last place
-        best = next((e for e, _st in cands if e[0].country == ev.champion and e not in out), None) \
-            or _nation_entry(ctx, ev, kind, year, allowed)
+        best = next((e for e, _st in cands if e[0].country == ev.champion and e not in out), None) or _nation_entry(
+            ctx, ev, kind, year, allowed
+        )
         if best is not None:
             out[-1] = best
     people.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
@@ -127,10 +142,18 @@ def _nation_entry(ctx: Context, ev: Event, kind: str, year: int, allowed) -> tup
     """The strongest entry of the record's champion nation free to play this draw, if any."""
     if ev.disc in ("MS", "WS"):
         gender = "M" if ev.disc == "MS" else "W"
-        return next(((p,) for p in ctx.people.active(kind, gender, year)
-                     if p.country == ev.champion and ev.disc in p.events and allowed(p)), None)
-    pair = next(((a, b) for a, b in ctx.people.pairs(ev.disc, year)
-                 if a.country == ev.champion and allowed(a) and allowed(b)), None)
+        return next(
+            (
+                (p,)
+                for p in ctx.people.active(kind, gender, year)
+                if p.country == ev.champion and ev.disc in p.events and allowed(p)
+            ),
+            None,
+        )
+    pair = next(
+        ((a, b) for a, b in ctx.people.pairs(ev.disc, year) if a.country == ev.champion and allowed(a) and allowed(b)),
+        None,
+    )
     if pair is not None:
         return pair
     # no pair of the nation this year: its best two players of the discipline's genders, doubles
@@ -138,8 +161,11 @@ def _nation_entry(ctx: Context, ev: Event, kind: str, year: int, allowed) -> tup
     genders = {"MD": ("M", "M"), "WD": ("W", "W"), "XD": ("M", "W")}[ev.disc]
     chosen: list[Player] = []
     for gender in genders:
-        pool = [p for p in ctx.people.active(kind, gender, year)
-                if p.country == ev.champion and allowed(p) and p not in chosen]
+        pool = [
+            p
+            for p in ctx.people.active(kind, gender, year)
+            if p.country == ev.champion and allowed(p) and p not in chosen
+        ]
         pool.sort(key=lambda p: (ev.disc not in p.events, p.events[0] in ("MS", "WS"), -p.strength(year), p.idx))
         if not pool:
             return None

@@ -40,10 +40,26 @@ class Orchestrator:
         w.rows("series", ((s.slug, s.name, s.level, s.para, s.team, s.first_year) for s in series_list))
         calendar = build_calendar(ctx.seed, ctx.scale, ctx.as_of, series_list)
         for i, ed in enumerate(calendar):
-            w.row("tournaments", (ed.id, ed.series.slug, ed.name, ed.year, ed.series.level, ed.series.para,
-                                  ed.series.team, ed.tier, ed.start, ed.end, facts.CITY_ID[ed.city],
-                                  ed.venue_id, ed.prize, ed.series.medals or ed.series.kind == "olympics",
-                                  ed.draw_size))
+            w.row(
+                "tournaments",
+                (
+                    ed.id,
+                    ed.series.slug,
+                    ed.name,
+                    ed.year,
+                    ed.series.level,
+                    ed.series.para,
+                    ed.series.team,
+                    ed.tier,
+                    ed.start,
+                    ed.end,
+                    facts.CITY_ID[ed.city],
+                    ed.venue_id,
+                    ed.prize,
+                    ed.series.medals or ed.series.kind == "olympics",
+                    ed.draw_size,
+                ),
+            )
             if ed.state != "future":
                 self.edition(ed)
             if self.progress and (i % 25 == 0 or i == len(calendar) - 1):
@@ -51,8 +67,13 @@ class Orchestrator:
         w.rows("corrections", corrections.corrections(ctx, self.finished_for_corrections))
         rankings.write_rankings(w, ctx, self.results, self.progress)
         w.rows("players", (p.row() for p in ctx.people.all if p.used))
-        meta = {"seed": ctx.seed, "scale": ctx.scale.name, "as_of": ctx.as_of.isoformat(), "generator": GENERATOR,
-                "now": ctx.now.isoformat()}
+        meta = {
+            "seed": ctx.seed,
+            "scale": ctx.scale.name,
+            "as_of": ctx.as_of.isoformat(),
+            "generator": GENERATOR,
+            "now": ctx.now.isoformat(),
+        }
         w.rows("world_meta", sorted((k, str(v)) for k, v in {**meta, "format": FORMAT_VERSION}.items()))
         return w.finish(meta)
 
@@ -82,20 +103,28 @@ class Orchestrator:
             if odds_ok and m.outcome != "walkover":
                 w.plain_rows("odds", odds_rows(self.odds_rng, m))
             if m.rallies and m.outcome != "walkover":
-                w.plain_rows("rallies", ((m.id, r.game, r.rally, r.server, r.winner, r.score1, r.score2) for r in m.rallies))
+                w.plain_rows(
+                    "rallies", ((m.id, r.game, r.rally, r.server, r.winner, r.score1, r.score2) for r in m.rallies)
+                )
             if ed.state == "past" and m.outcome == "played" and len(self.finished_for_corrections) < CORRECTION_POOL:
                 if sub_rng(self.ctx.seed, "corr?", m.id).random() < 0.05:
                     self.finished_for_corrections.append(m)
 
 
-def generate_bundle(out_dir: Path, *, scale: str = "demo", seed: int = 1,
-                    as_of: dt.date | dt.datetime | None = None, progress: Progress = None) -> dict[str, Any]:
+def generate_bundle(
+    out_dir: Path,
+    *,
+    scale: str = "demo",
+    seed: int = 1,
+    as_of: dt.date | dt.datetime | None = None,
+    progress: Progress = None,
+) -> dict[str, Any]:
     """Generate the world into `out_dir` (one CSV per table + manifest.json); returns the manifest.
 
     `as_of` is the world's "now": a moment (default: now, to the minute), or a day, which stands
     for noon UTC of that day (reproducible: the same day gives the same world whenever it runs)."""
     if as_of is None:
-        as_of = dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
+        as_of = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
     w = BundleWriter(Path(out_dir))

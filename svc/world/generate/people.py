@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import attrs
 
@@ -15,13 +15,13 @@ from svc.world.generate.ids import make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 from svc.world.naming import Namer
 
-FIRST_SEASON = 1895        # partnerships are formed from here on
-JUNIOR_FROM_AGE = 14       # juniors play from 14 (People.active)
-AGE_CURVE = 2.5            # strength lost per squared year from the peak (Player.strength)
-PEAK_YEARS = 26            # a player is as strong as their nation was in their discipline at about this age
-PAIR_KEPT = 0.7            # the chance a doubles partnership goes on into the next year
-PEAK_TAIL = 1.0            # talent beyond 1.5 spreads above the nation's mean is cut there: the
-                           # world's very best are its stars (STARS_BORN), two spreads up and more
+FIRST_SEASON = 1895  # partnerships are formed from here on
+JUNIOR_FROM_AGE = 14  # juniors play from 14 (People.active)
+AGE_CURVE = 2.5  # strength lost per squared year from the peak (Player.strength)
+PEAK_YEARS = 26  # a player is as strong as their nation was in their discipline at about this age
+PAIR_KEPT = 0.7  # the chance a doubles partnership goes on into the next year
+PEAK_TAIL = 1.0  # talent beyond 1.5 spreads above the nation's mean is cut there: the
+# world's very best are its stars (STARS_BORN), two spreads up and more
 FIRST_BORN = FIRST_SEASON - 46  # the oldest cohort any season reaches (active: ages up to 46)
 # the cohorts of one birth year, in the order they are made
 COHORT_KINDS = (("senior", "M"), ("senior", "W"), ("para", "M"), ("para", "W"))
@@ -34,8 +34,8 @@ ONE_DAY = dt.timedelta(days=1)
 # A third of players in singles, two thirds in doubles: a nation has as many doubles pairs as
 # singles players (weighed by the nation's strength in each), the mixed pairs a share of them.
 SINGLES_SHARE = 0.34
-MIXED_SHARE = 0.45                   # of doubles players, mixed doubles first
-TWO_DOUBLES = ((1970, 0.6), (1990, 0.4), (2005, 0.25), (9999, 0.12))   # (era before, share)
+MIXED_SHARE = 0.45  # of doubles players, mixed doubles first
+TWO_DOUBLES = ((1970, 0.6), (1990, 0.4), (2005, 0.25), (9999, 0.12))  # (era before, share)
 SINGLES_AND_DOUBLES = ((1965, 0.35), (1980, 0.2), (1990, 0.1), (9999, 0.0))
 PARA_EVENTS = {"M": ("MS", "MD", "XD"), "W": ("WS", "WD", "XD")}
 
@@ -64,6 +64,7 @@ def career_events(rng, nation: str, gender: str, born: int, overall: float) -> t
 class StarCareer:
     """A great player of the record or the real World Tour (data/stars.csv), their disciplines
     together, the one they won most in first."""
+
     star: str
     nation: str
     gender: str
@@ -91,8 +92,15 @@ def _star_careers() -> dict[tuple[str, int], tuple[StarCareer, ...]]:
     out: dict[tuple[str, int], list[StarCareer]] = {}
     for star, got in rows.items():
         got.sort(key=lambda r: (-r.honours, r.discipline))
-        career = StarCareer(star, got[0].nation, got[0].gender, tuple(r.discipline for r in got),
-                            min(r.first_year for r in got), max(r.last_year for r in got), sum(r.honours for r in got))
+        career = StarCareer(
+            star,
+            got[0].nation,
+            got[0].gender,
+            tuple(r.discipline for r in got),
+            min(r.first_year for r in got),
+            max(r.last_year for r in got),
+            sum(r.honours for r in got),
+        )
         if career.honours >= STAR_FROM_HONOURS:
             out.setdefault((career.gender, career.born), []).append(career)
     return {k: tuple(sorted(v, key=lambda c: c.star)) for k, v in out.items()}
@@ -100,16 +108,34 @@ def _star_careers() -> dict[tuple[str, int], tuple[StarCareer, ...]]:
 
 STARS_BORN = _star_careers()
 STAR_HONOURS_TOP = max(c.honours for careers in STARS_BORN.values() for c in careers)
-STAR_NATION = 0.8   # a star is as good as a player of the strongest nation of a discipline (its
+STAR_NATION = 0.8  # a star is as good as a player of the strongest nation of a discipline (its
 STAR_SPREADS = 1.0  # level 0.95) this many spreads above its mean (a star of one title: as good
-                    # as the best of the strongest nation's others) ...
-STAR_EDGE = 60.0    # ... and up to this much more, the more honours they won (sqrt of the share
-                    # of the most honoured's: a star of a quarter of the honours, half of it)
+# as the best of the strongest nation's others) ...
+STAR_EDGE = 60.0  # ... and up to this much more, the more honours they won (sqrt of the share
+# of the most honoured's: a star of a quarter of the honours, half of it)
 
 
 class Player:
-    __slots__ = ("idx", "id", "name", "gender", "country", "born_year", "born", "hand", "height", "coach",
-                 "sport_class", "peak", "peak_age", "start_age", "end_age", "kind", "events", "used")
+    __slots__ = (
+        "idx",
+        "id",
+        "name",
+        "gender",
+        "country",
+        "born_year",
+        "born",
+        "hand",
+        "height",
+        "coach",
+        "sport_class",
+        "peak",
+        "peak_age",
+        "start_age",
+        "end_age",
+        "kind",
+        "events",
+        "used",
+    )
 
     def strength(self, year: int) -> float:
         """Strength in `year`: rises to the player's peak (at 24 to 29), then falls: 40 points
@@ -120,8 +146,19 @@ class Player:
 
     def row(self) -> tuple:
         """The players row (strength: the peak, as stored)."""
-        return (self.id, self.name, slugify(self.name), self.country, self.gender, self.born, self.hand, self.height,
-                self.coach, self.sport_class, round(self.peak, 1))
+        return (
+            self.id,
+            self.name,
+            slugify(self.name),
+            self.country,
+            self.gender,
+            self.born,
+            self.hand,
+            self.height,
+            self.coach,
+            self.sport_class,
+            round(self.peak, 1),
+        )
 
 
 class People:
@@ -181,8 +218,11 @@ class People:
             p.kind = kind
             p.events = PARA_EVENTS[gender] if kind == "para" else career_events(rng, nation, gender, year, nstrength)
             # as strong as the nation is in the player's own discipline (the record's honours, by era)
-            strength = nstrength if kind == "para" else \
-                facts.discipline_strength(nation, p.events[0], year + PEAK_YEARS, nstrength)
+            strength = (
+                nstrength
+                if kind == "para"
+                else facts.discipline_strength(nation, p.events[0], year + PEAK_YEARS, nstrength)
+            )
             # talent beyond the nation's: a normal spread with its far tail cut (PEAK_TAIL), so that no
             # one stands so far above a strong field that they win all there is for a decade
             p.peak = 1000.0 + 260.0 * strength + 55.0 * min(PEAK_TAIL, rng.gauss(0, 1))
@@ -209,7 +249,9 @@ class People:
         p.gender = gender
         p.country = nation
         p.born_year = year
-        p.born = None if year < 1925 and rng.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rng.randrange(365))
+        p.born = (
+            None if year < 1925 and rng.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rng.randrange(365))
+        )
         p.hand = None if year < 1935 and rng.random() < 0.4 else ("left" if rng.random() < 0.15 else "right")
         p.height = None if year < 1950 or rng.random() < 0.1 else round(rng.gauss(181 if gender == "M" else 168, 6))
         p.coach = None
@@ -218,7 +260,7 @@ class People:
         p.used = False
         return p
 
-    def _star(self, star: "StarCareer", gender: str, year: int) -> Player:
+    def _star(self, star: StarCareer, gender: str, year: int) -> Player:
         """The invented counterpart of a great player of the record (StarCareer): their nation and
         disciplines, at their best in the years of their honours, the best of their nation and a
         little more the more they won."""
@@ -228,7 +270,9 @@ class People:
         best = (star.first_year + star.last_year) / 2
         # world class whatever their nation's depth: measured against the strongest nation's level,
         # and ranked among the stars by their honours
-        p.peak = 1000.0 + 260.0 * STAR_NATION + 55.0 * STAR_SPREADS + STAR_EDGE * math.sqrt(star.honours / STAR_HONOURS_TOP)
+        p.peak = (
+            1000.0 + 260.0 * STAR_NATION + 55.0 * STAR_SPREADS + STAR_EDGE * math.sqrt(star.honours / STAR_HONOURS_TOP)
+        )
         p.start_age = 17
         p.peak_age = min(29.0, max(24.0, best - year))
         p.end_age = min(36, max(28, star.last_year - year + 1))
@@ -247,6 +291,7 @@ class People:
         def free(p: Player) -> bool:
             held = booked.get(p.idx)
             return not held or all(held.get(k, edition) == edition for k in keys)
+
         return free
 
     def book(self, players, edition: str, start: dt.date | None, end: dt.date | None) -> None:
@@ -323,8 +368,7 @@ class People:
         # last year's partnerships first (computed on demand, back to the first season)
         prev = self.pairs(disc, year - 1) if year > FIRST_SEASON else []
         for a, b in prev:
-            if a.idx in ok1 and b.idx in ok2 and a.idx not in taken and b.idx not in taken \
-                    and rng.random() < PAIR_KEPT:
+            if a.idx in ok1 and b.idx in ok2 and a.idx not in taken and b.idx not in taken and rng.random() < PAIR_KEPT:
                 pairs.append((a, b))
                 taken.update((a.idx, b.idx))
         # new partnerships inside each nation, strongest with strongest
@@ -347,4 +391,3 @@ class People:
         pairs.sort(key=lambda ab: (-(ab[0].strength(year) + ab[1].strength(year)), ab[0].idx))
         self._pairs[key] = pairs
         return pairs
-

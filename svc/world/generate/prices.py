@@ -18,10 +18,18 @@ ODDS_FROM = 2005
 
 def priced(ed: Edition, scale: Scale) -> bool:
     """Whether the bookmakers price this edition's matches."""
-    return (ed.play_year >= ODDS_FROM and not ed.series.para and not ed.series.team
-            and ed.series.level == "senior"
-            and (not scale.odds_tiers_only or ed.tier in BIG_TIERS
-                 or ed.series.kind in ("worlds", "olympics") or ed.state != "past"))
+    return (
+        ed.play_year >= ODDS_FROM
+        and not ed.series.para
+        and not ed.series.team
+        and ed.series.level == "senior"
+        and (
+            not scale.odds_tiers_only
+            or ed.tier in BIG_TIERS
+            or ed.series.kind in ("worlds", "olympics")
+            or ed.state != "past"
+        )
+    )
 
 
 # The chances a bookmaker quotes within: before a match no price is shorter than about 1.02
@@ -37,7 +45,10 @@ def prices(chance: float, margin: float, bounds: tuple[float, float] = PRE_MATCH
     1/price1 + 1/price2 = 1 + margin before the cents: each price is cut down to the cent, as a
     bookmaker rounds (rounding up could leave less than the margin it takes)."""
     c = min(bounds[1], max(bounds[0], chance))
-    return (max(SHORTEST, _cents_down(1 / (c * (1 + margin)))), max(SHORTEST, _cents_down(1 / ((1 - c) * (1 + margin)))))
+    return (
+        max(SHORTEST, _cents_down(1 / (c * (1 + margin)))),
+        max(SHORTEST, _cents_down(1 / ((1 - c) * (1 + margin)))),
+    )
 
 
 def _cents_down(price: float) -> float:
@@ -72,8 +83,12 @@ def odds_rows(rng: random.Random, m: Match) -> list[tuple]:
         total = points_per_game * exp_games
         line_total = math.floor(total) + 0.5
         over_points = sig((total - line_total) / 8.0 + rng.gauss(0, 0.05))
-        for market, line, chance in (("handicap_games", line_games, cover_games), ("handicap_points", line_points, cover_points),
-                                     ("total_games", 2.5, over_games), ("total_points", line_total, over_points)):
+        for market, line, chance in (
+            ("handicap_games", line_games, cover_games),
+            ("handicap_points", line_points, cover_points),
+            ("total_games", 2.5, over_games),
+            ("total_points", line_total, over_points),
+        ):
             o = prices(chance + rng.gauss(0, 0.03), margin)
             c = prices(chance + rng.gauss(0, 0.01), margin) if settled else o
             rows.append((m.id, book, market, line, o[0], o[1], c[0], c[1]))

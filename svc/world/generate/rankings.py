@@ -16,20 +16,33 @@ from svc.world.generate.draws import Event, Match
 from svc.world.generate.ids import sub_rng
 from svc.world.naming import compose, is_denied
 
-RANKING_FROM = dt.date(2009, 10, 1)         # number ones counted from 1 October 2009
-TOP_LISTS_UNTIL = dt.date(2026, 8, 31)      # top lists to the end of August 2026
-FULL_LISTS_FROM = dt.date(2026, 9, 1)       # every ranked player from September 2026
+RANKING_FROM = dt.date(2009, 10, 1)  # number ones counted from 1 October 2009
+TOP_LISTS_UNTIL = dt.date(2026, 8, 31)  # top lists to the end of August 2026
+FULL_LISTS_FROM = dt.date(2026, 9, 1)  # every ranked player from September 2026
 RANKING_WINDOW = dt.timedelta(weeks=52)
-RANKING_BEST = 10                           # best ten tournaments count
+RANKING_BEST = 10  # best ten tournaments count
 ROUND_FACTOR = {"R128": 0.06, "R64": 0.1, "R32": 0.16, "R16": 0.3, "QF": 0.45, "SF": 0.6, "3P": 0.65, "F": 1.0}
 
 
 def ranking_points(ed: Edition) -> int:
     """Winner's points by tier (a simplified modern points table)."""
-    by_tier = {"Super 1000": 12000, "Super 750": 11000, "Super 500": 9200, "Super 300": 7000, "Super 100": 5500,
-               "Superseries Premier": 11000, "Superseries": 9200, "Grand Prix Gold": 7000, "Grand Prix": 5500,
-               "World Tour Finals": 12000, "Superseries Finals": 12000, "International": 3000,
-               "International Challenge": 4000, "International Series": 2500, "Future Series": 1700}
+    by_tier = {
+        "Super 1000": 12000,
+        "Super 750": 11000,
+        "Super 500": 9200,
+        "Super 300": 7000,
+        "Super 100": 5500,
+        "Superseries Premier": 11000,
+        "Superseries": 9200,
+        "Grand Prix Gold": 7000,
+        "Grand Prix": 5500,
+        "World Tour Finals": 12000,
+        "Superseries Finals": 12000,
+        "International": 3000,
+        "International Challenge": 4000,
+        "International Series": 2500,
+        "Future Series": 1700,
+    }
     if ed.series.kind in ("worlds", "olympics"):
         return 13000
     if ed.tier in by_tier:
@@ -57,8 +70,9 @@ def results_of(ev: Event, matches: list[Match], entries: list[tuple]) -> list[tu
     return [(ed.end, ev.disc, side, int(top * reached[side])) for side in entries if side in reached]
 
 
-def write_rankings(w: BundleWriter, ctx: Context, results: list[tuple[dt.date, str, tuple, int]],
-                   progress: Progress = None) -> None:
+def write_rankings(
+    w: BundleWriter, ctx: Context, results: list[tuple[dt.date, str, tuple, int]], progress: Progress = None
+) -> None:
     """The weekly lists of every discipline from `results`, into the bundle's rankings table;
     every player on a list is marked used (written to the players table)."""
     results = sorted(results, key=lambda r: (r[0], r[1], [p.idx for p in r[2]], r[3]))
@@ -105,15 +119,18 @@ def write_rankings(w: BundleWriter, ctx: Context, results: list[tuple[dt.date, s
                 ranked = sorted(totals, key=key)
             else:
                 ranked = heapq.nsmallest(ctx.scale.ranking_top, totals, key=key)
-            rows = [(" / ".join(p.name for p in e), e[0].id, e[1].id if len(e) > 1 else None, totals[e])
-                    for e in ranked]
+            rows = [
+                (" / ".join(p.name for p in e), e[0].id, e[1].id if len(e) > 1 else None, totals[e]) for e in ranked
+            ]
             if full:
                 # players the feed could not match: invented names, at the tail of the list
                 low = rows[-1][3] if rows else 100
                 for j, nm in enumerate(unmatched[d]):
                     rows.append((nm, None, None, max(1, low - 10 * (j + 1))))
-            w.rows("rankings", ((week, d, rank, name, p1, p2, pts, full)
-                                     for rank, (name, p1, p2, pts) in enumerate(rows, 1)))
+            w.rows(
+                "rankings",
+                ((week, d, rank, name, p1, p2, pts, full) for rank, (name, p1, p2, pts) in enumerate(rows, 1)),
+            )
             for e in ranked:
                 for p in e:
                     p.used = True
@@ -140,4 +157,3 @@ def unmatched_names(ctx: Context) -> dict[str, list[str]]:
         genders = {"MS": "M", "WS": "W", "MD": "MM", "WD": "WW", "XD": "MW"}[d]
         out[d] = [" / ".join(fresh(g) for g in genders) for _ in range(3)]
     return out
-

@@ -7,8 +7,8 @@ import datetime as dt
 
 from svc.world import facts, record
 from svc.world.generate.calendar import Edition
-from svc.world.generate.context import Context
 from svc.world.generate.champions import champion_of
+from svc.world.generate.context import Context
 from svc.world.generate.draws import ROUND_NAMES, Event, Match, edition_days, side_strength
 from svc.world.generate.ids import make_id, sub_rng
 from svc.world.generate.people import Player
@@ -26,7 +26,11 @@ class TeamEvent:
     def rubbers(self) -> list[str]:
         slug, year = self.ed.series.slug, self.ed.year
         if slug == "thomas-cup":
-            return ["MS", "MD", "MS", "MD", "MS", "MD", "MS", "MD", "MS"] if year < 1984 else ["MS", "MD", "MS", "MD", "MS"]
+            return (
+                ["MS", "MD", "MS", "MD", "MS", "MD", "MS", "MD", "MS"]
+                if year < 1984
+                else ["MS", "MD", "MS", "MD", "MS"]
+            )
         if slug == "uber-cup":
             return ["WS", "WD", "WS", "WD", "WS", "WD", "WD"] if year < 1984 else ["WS", "WD", "WS", "WD", "WS"]
         return ["XD", "WS", "MS", "WD", "MD"]
@@ -44,8 +48,7 @@ class TeamEvent:
 
         def squad(g: str, disc: str) -> list[Player]:
             # those who play the discipline first, the strongest first; others only to make up a team
-            pool = [p for p in people.active("senior", g, year)
-                    if p.country == nation and free(p)]
+            pool = [p for p in people.active("senior", g, year) if p.country == nation and free(p)]
             pool.sort(key=lambda p: (disc not in p.events, -p.strength(year), p.idx))
             return pool
 
@@ -113,8 +116,9 @@ class TeamEvent:
         self.attempt = 0
         probe = Event(self.ctx, ed, "team", None)
         probe.champion = self.champion
-        return champion_of(self.ctx, probe, lambda: self.contest(probe, field, n_groups, rubbers),
-                           lambda _matches: self.winner)
+        return champion_of(
+            self.ctx, probe, lambda: self.contest(probe, field, n_groups, rubbers), lambda _matches: self.winner
+        )
 
     def contest(self, probe: Event, teams, n_groups: int, rubbers: list[str]) -> list[Match]:
         """Groups then knockout between `teams` (strongest first), one try (probe.rng and
@@ -138,8 +142,18 @@ class TeamEvent:
             k = 0
             for i in range(len(members)):
                 for j in range(i + 1, len(members)):
-                    res = self.tie(f"Group {g}", None, members[i], members[j], lineups, rubbers, k % 3, k, matches,
-                                   stop_when_decided=False)
+                    res = self.tie(
+                        f"Group {g}",
+                        None,
+                        members[i],
+                        members[j],
+                        lineups,
+                        rubbers,
+                        k % 3,
+                        k,
+                        matches,
+                        stop_when_decided=False,
+                    )
                     k += 1
                     w = members[i] if res[0] > res[1] else members[j]
                     score[w][0] += 1
@@ -147,8 +161,12 @@ class TeamEvent:
                     score[members[j]][1] += res[1] - res[0]
             standings[g] = sorted(members, key=lambda n: (-score[n][0], -score[n][1], n))
         if n_groups == 4:
-            ko = [(standings["A"][0], standings["B"][1]), (standings["C"][0], standings["D"][1]),
-                  (standings["B"][0], standings["A"][1]), (standings["D"][0], standings["C"][1])]
+            ko = [
+                (standings["A"][0], standings["B"][1]),
+                (standings["C"][0], standings["D"][1]),
+                (standings["B"][0], standings["A"][1]),
+                (standings["D"][0], standings["C"][1]),
+            ]
             stages = [("QF", 4), ("SF", 5), ("F", 6)]
         elif n_groups == 2:
             ko = [(standings["A"][0], standings["B"][1]), (standings["B"][0], standings["A"][1])]
@@ -159,16 +177,28 @@ class TeamEvent:
         for code, day in stages:
             winners = []
             for p, (t1, t2) in enumerate(ko):
-                res = self.tie(ROUND_NAMES[code], code, t1, t2, lineups, rubbers, day, p, matches,
-                               stop_when_decided=True)
+                res = self.tie(
+                    ROUND_NAMES[code], code, t1, t2, lineups, rubbers, day, p, matches, stop_when_decided=True
+                )
                 winners.append(t1 if res[0] > res[1] else t2)
             ko = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
             if len(winners) == 1:
                 self.winner = winners[0]
         return matches
 
-    def tie(self, stage: str, code: str | None, t1: str, t2: str, lineups, rubbers, day_index: int,
-            index_in_stage: int, matches: list[Match], stop_when_decided: bool) -> tuple[int, int]:
+    def tie(
+        self,
+        stage: str,
+        code: str | None,
+        t1: str,
+        t2: str,
+        lineups,
+        rubbers,
+        day_index: int,
+        index_in_stage: int,
+        matches: list[Match],
+        stop_when_decided: bool,
+    ) -> tuple[int, int]:
         ed = self.ed
         self.number += 1
         tie_id = make_id("ti_", ed.id, stage, index_in_stage)
@@ -181,12 +211,20 @@ class TeamEvent:
             # the first try plays each rubber from its own stream; a try again, from another
             ev.rng = sub_rng(self.ctx.seed, tie_id, order, *(("again", self.attempt) if self.attempt > 1 else ()))
             ev.champion, ev.champion_form = self.champion, self.form
-            m = ev.new_match(code, stage, index_in_stage * len(rubbers) + order,
-                             lineups[t1][order - 1], lineups[t2][order - 1], tie_id=tie_id, tie_order=order)
+            m = ev.new_match(
+                code,
+                stage,
+                index_in_stage * len(rubbers) + order,
+                lineups[t1][order - 1],
+                lineups[t2][order - 1],
+                tie_id=tie_id,
+                tie_order=order,
+            )
             ev.play(m, min(day_index, edition_days(ed) - 1))
             s[m.winner - 1] += 1
             matches.append(m)
         day = ed.start + dt.timedelta(days=min(day_index, edition_days(ed) - 1)) if ed.start else None
-        self.ties_out.append((tie_id, ed.id, stage, code, self.number, t1, t2, s[0], s[1], 1 if s[0] > s[1] else 2,
-                              day, ed.venue_name))
+        self.ties_out.append(
+            (tie_id, ed.id, stage, code, self.number, t1, t2, s[0], s[1], 1 if s[0] > s[1] else 2, day, ed.venue_name)
+        )
         return s[0], s[1]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from svc.world import engine
 from svc.world.generate.calendar import DISCIPLINES, Edition, utc_offset
@@ -14,9 +14,9 @@ from svc.world.generate.context import Context
 from svc.world.generate.draws import ROUND_NAMES, Event, Match, edition_days, round_days, rounds_of
 from svc.world.generate.ids import sub_rng
 
-TIMES_FROM = 2000          # start/end times of day are recorded from 2000
-PLANNED_MIN = 50           # a match's length in a timetable made before play (the engine's matches: ~30-80 min)
-NEXT_ROUND_GAP = dt.timedelta(minutes=30)   # from the later feeder's end to its next-round match, at the least
+TIMES_FROM = 2000  # start/end times of day are recorded from 2000
+PLANNED_MIN = 50  # a match's length in a timetable made before play (the engine's matches: ~30-80 min)
+NEXT_ROUND_GAP = dt.timedelta(minutes=30)  # from the later feeder's end to its next-round match, at the least
 
 
 def on_five(at: dt.datetime) -> dt.datetime:
@@ -24,8 +24,9 @@ def on_five(at: dt.datetime) -> dt.datetime:
     return at.replace(second=0, microsecond=0) + dt.timedelta(minutes=5 - at.minute % 5)
 
 
-def schedule(seed: int, ed: Edition, matches: list[Match],
-             minutes_of: Callable[[Match, random.Random], int] | None = None) -> None:
+def schedule(
+    seed: int, ed: Edition, matches: list[Match], minutes_of: Callable[[Match, random.Random], int] | None = None
+) -> None:
     """Give each match its day; from 2000 (and in the current week and after) also start and
     end. `minutes_of` gives a match's length (default: from its result)."""
     if ed.start is None:
@@ -40,15 +41,24 @@ def schedule(seed: int, ed: Edition, matches: list[Match],
         by_day.setdefault(m.day_index, []).append(m)
     order = {c: i for i, c in enumerate(("R128", "R64", "R32", "R16", "QF", "SF", "3P", "F"))}
     for d in sorted(by_day):
-        day_matches = sorted(by_day[d], key=lambda m: (order.get(m.round_code, -1) if m.tie_id is None else 0,
-                                                      m.tie_id or "", m.tie_order or 0,
-                                                      DISCIPLINES.index(m.disc), m.position))
+        day_matches = sorted(
+            by_day[d],
+            key=lambda m: (
+                order.get(m.round_code, -1) if m.tie_id is None else 0,
+                m.tie_id or "",
+                m.tie_order or 0,
+                DISCIPLINES.index(m.disc),
+                m.position,
+            ),
+        )
         courts = 8 if len(day_matches) > 40 else 5 if len(day_matches) > 20 else 3 if len(day_matches) > 6 else 1
         if ed.series.team:
             courts = 3
         day = ed.start + dt.timedelta(days=d)
-        session = dt.datetime(day.year, day.month, day.day, 13 if len(day_matches) <= 5 else 10,
-                              tzinfo=dt.timezone.utc) - offset
+        session = (
+            dt.datetime(day.year, day.month, day.day, 13 if len(day_matches) <= 5 else 10, tzinfo=dt.UTC)
+            - offset
+        )
         free = [session] * courts
         tie_free: dict[str, dt.datetime] = {}
         for m in day_matches:
@@ -117,7 +127,9 @@ def split_current(now: dt.datetime, matches: list[Match]) -> list[Match]:
         if any(state.get(id(f)) != "finished" for f in m.feeders):
             state[id(m)] = "absent"
             continue
-        if m.tie_id and any(state.get(id(x)) == "absent" for x in matches if x.tie_id == m.tie_id and x.tie_order < m.tie_order):
+        if m.tie_id and any(
+            state.get(id(x)) == "absent" for x in matches if x.tie_id == m.tie_id and x.tie_order < m.tie_order
+        ):
             state[id(m)] = "absent"
             continue
         if m.end_at <= now:
@@ -138,4 +150,3 @@ def split_current(now: dt.datetime, matches: list[Match]) -> list[Match]:
         keep.append(m)
     keep_ids = {id(m) for m in keep}
     return [m for m in matches if id(m) in keep_ids]
-

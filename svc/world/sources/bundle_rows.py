@@ -21,16 +21,24 @@ from svc.world.sources.persons import Person
 SOURCE = "bwf"
 GENERATOR = "svc.world.sources.bwf 1"
 # world_meta `coverage`: every empty answer over the real world carries it as meta.note
-COVERAGE = ("The real world (public BWF data) holds the World Tour matches of 2018-2020 (Super 100 to the "
-            "Finals), the finals of the World Championships 1977-2025 and of the Thomas and Uber Cups 2002-2024 "
-            "from the public record of medallists (who won and lost, no scores, no draws, no other rounds; no "
-            "Olympics or Sudirman Cup), the monthly world ranking lists from 2022-11 to 2025-01, no odds, no "
-            "live play, no seeds, no venues and no other results before 2018.")
+COVERAGE = (
+    "The real world (public BWF data) holds the World Tour matches of 2018-2020 (Super 100 to the "
+    "Finals), the finals of the World Championships 1977-2025 and of the Thomas and Uber Cups 2002-2024 "
+    "from the public record of medallists (who won and lost, no scores, no draws, no other rounds; no "
+    "Olympics or Sudirman Cup), the monthly world ranking lists from 2022-11 to 2025-01, no odds, no "
+    "live play, no seeds, no venues and no other results before 2018."
+)
 
 
-def write(out_dir: Path, people_by_key: dict[str, Person], editions: dict[tuple[str, int], dict[str, Any]],
-          matches: list[dict[str, Any]], rankings: list[tuple], report: Report,
-          placed: record_finals.Placed | None = None) -> dict[str, Any]:
+def write(
+    out_dir: Path,
+    people_by_key: dict[str, Person],
+    editions: dict[tuple[str, int], dict[str, Any]],
+    matches: list[dict[str, Any]],
+    rankings: list[tuple],
+    report: Report,
+    placed: record_finals.Placed | None = None,
+) -> dict[str, Any]:
     """The bundle (docs/bundle.md) of what the builder read: its people, editions, matches,
     ranking rows and the record's finals; returns the manifest (with the report)."""
     placed = placed or record_finals.Placed()
@@ -40,15 +48,18 @@ def write(out_dir: Path, people_by_key: dict[str, Person], editions: dict[tuple[
         report.players_from_matches = sum(1 for p in people if p.in_matches)
         report.players_from_rankings_only = sum(1 for p in people if not p.in_matches and not p.from_record)
         report.name_variants_merged = sum(len(p.spellings) - 1 for p in people if p.spellings)
-        codes = ({p.country for p in people if p.country}
-                 | {ed["country"] for ed in editions.values() if ed["country"]}
-                 | {nation for _ed, *nations in placed.final_ties for nation in nations})
+        codes = (
+            {p.country for p in people if p.country}
+            | {ed["country"] for ed in editions.values() if ed["country"]}
+            | {nation for _ed, *nations in placed.final_ties for nation in nations}
+        )
         unknown = sorted(c for c in codes if c not in IOC)
         for c in unknown:
             report.problems.append(f"country code {c}: not an IOC code; kept with its code as its name")
         w.rows("countries", sorted((c, IOC.get(c, c)) for c in codes))
-        cities = sorted({(ed["city"], ed["country"]) for ed in editions.values() if ed["city"]},
-                        key=lambda c: (c[0], c[1] or ""))
+        cities = sorted(
+            {(ed["city"], ed["country"]) for ed in editions.values() if ed["city"]}, key=lambda c: (c[0], c[1] or "")
+        )
         city_id = {c: i for i, c in enumerate(cities, 1)}
         elevation = {c.name: c.elevation_m for c in facts.CITIES}
         w.rows("cities", ((i, name, country, elevation.get(name)) for (name, country), i in city_id.items()))
@@ -60,8 +71,20 @@ def write(out_dir: Path, people_by_key: dict[str, Person], editions: dict[tuple[
             series[ed["series"]] = (name, min(first, ed["year"]))
         junior = {ed["series"] for ed in editions.values() if ed.get("level") == "junior"}
         team = {ed["series"] for ed in editions.values() if ed.get("team")}
-        w.rows("series", ((slug, name, "junior" if slug in junior else "senior", False, slug in team,
-                           known_first.get(slug, first)) for slug, (name, first) in sorted(series.items())))
+        w.rows(
+            "series",
+            (
+                (
+                    slug,
+                    name,
+                    "junior" if slug in junior else "senior",
+                    False,
+                    slug in team,
+                    known_first.get(slug, first),
+                )
+                for slug, (name, first) in sorted(series.items())
+            ),
+        )
         # the singles main draw's size: twice the matches of its first round
         per_round: dict[str, Counter] = defaultdict(Counter)
         for m in matches:
@@ -86,9 +109,14 @@ def write(out_dir: Path, people_by_key: dict[str, Person], editions: dict[tuple[
         w.rows("corrections", ())
         w.rows("rankings", sorted(rankings, key=lambda r: (r[0], r[1], r[2], r[3])))
         last = max([m["row"].day for m in matches] + [r[0] for r in rankings] or [dt.date(2020, 12, 31)])
-        meta = {"source": SOURCE, "scale": SOURCE, "as_of": last.isoformat(), "generator": GENERATOR,
-                "now": dt.datetime(last.year, last.month, last.day, 12, tzinfo=dt.timezone.utc).isoformat(),
-                "coverage": COVERAGE}
+        meta = {
+            "source": SOURCE,
+            "scale": SOURCE,
+            "as_of": last.isoformat(),
+            "generator": GENERATOR,
+            "now": dt.datetime(last.year, last.month, last.day, 12, tzinfo=dt.UTC).isoformat(),
+            "coverage": COVERAGE,
+        }
         w.rows("world_meta", sorted((k, str(v)) for k, v in {**meta, "format": FORMAT_VERSION}.items()))
         problem_list = report.problems + report.record_problems
         return w.finish({**meta, "import_report": {**report.as_dict(), "problem_list": problem_list}})
@@ -101,9 +129,24 @@ def edition_row(ed: dict[str, Any], city_id: int | None, draw_size: int | None) 
     """A tournaments row (docs/bundle.md) of an edition the files hold; an edition of the record
     without dates has none (NULL), a team event's is a team edition."""
     first, last = (min(ed["days"]), max(ed["days"])) if ed["days"] else (None, None)
-    return (ed["id"], ed["series"], ed["name"], ed["year"], ed.get("level", "senior"), False, ed.get("team", False),
-            ed["tier"], first, last, city_id, None, None, ed.get("medals", False), draw_size,
-            ed.get("cancelled", False))
+    return (
+        ed["id"],
+        ed["series"],
+        ed["name"],
+        ed["year"],
+        ed.get("level", "senior"),
+        False,
+        ed.get("team", False),
+        ed["tier"],
+        first,
+        last,
+        city_id,
+        None,
+        None,
+        ed.get("medals", False),
+        draw_size,
+        ed.get("cancelled", False),
+    )
 
 
 def _first_day(ed: dict[str, Any]) -> dt.date:
@@ -119,32 +162,84 @@ def record_final_row(ed: dict[str, Any], discipline: str, gold: list[Person], si
     calendar's 2023 edition), else no day. Ids as the match files' finals have them."""
     key = (ed["id"], discipline, "Final", 1)
     day = max(ed["days"]) if ed["days"] else None
-    return (make_id("mt_", SOURCE, *key), make_id("ev_", SOURCE, *key), ed["id"], discipline, None, "F", "Final", 1,
-            None, None, [p.id for p in gold], [p.id for p in silver], None, None, [], [], 1, "played", "finished",
-            day, None, None)
+    return (
+        make_id("mt_", SOURCE, *key),
+        make_id("ev_", SOURCE, *key),
+        ed["id"],
+        discipline,
+        None,
+        "F",
+        "Final",
+        1,
+        None,
+        None,
+        [p.id for p in gold],
+        [p.id for p in silver],
+        None,
+        None,
+        [],
+        [],
+        1,
+        "played",
+        "finished",
+        day,
+        None,
+        None,
+    )
 
 
 def final_tie_row(ed: dict[str, Any], gold: str, silver: str) -> tuple:
     """A ties row of a Thomas or Uber Cup final on record: the winning nation team 1 and winner,
     no score (the record holds none), no matches and no day (the two Cups' finals are played on
     different days of their common dates)."""
-    return (make_id("ti_", SOURCE, ed["id"], "Final"), ed["id"], "Final", "F", 1, gold, silver, None, None, 1, None,
-            None)
+    return (
+        make_id("ti_", SOURCE, ed["id"], "Final"),
+        ed["id"],
+        "Final",
+        "F",
+        1,
+        gold,
+        silver,
+        None,
+        None,
+        1,
+        None,
+        None,
+    )
 
 
 def player_row(p: Person) -> tuple:
-    return (p.id, p.name, slugify(p.name), p.country, p.genders.most_common(1)[0][0], None, None, None, None,
-            None, 0.0)
+    return (p.id, p.name, slugify(p.name), p.country, p.genders.most_common(1)[0][0], None, None, None, None, None, 0.0)
 
 
 def match_row(m: dict[str, Any], position: int | None = None) -> tuple:
     """A matches row; its ids derive from the edition, discipline, round and place in the draw."""
     row: TourRow = m["row"]
     key = (m["edition"]["id"], m["discipline"], m["round_name"], position or m["position"])
-    return (make_id("mt_", SOURCE, *key), make_id("ev_", SOURCE, *key), m["edition"]["id"], m["discipline"], None,
-            m["round_code"], m["round_name"], key[3], None, None, [p.id for p in m["side1"]],
-            [p.id for p in m["side2"]], None, None, [a for a, _ in row.games], [b for _, b in row.games],
-            m["winner"], "retired" if row.retired else "played", "finished", row.day, None, None)
+    return (
+        make_id("mt_", SOURCE, *key),
+        make_id("ev_", SOURCE, *key),
+        m["edition"]["id"],
+        m["discipline"],
+        None,
+        m["round_code"],
+        m["round_name"],
+        key[3],
+        None,
+        None,
+        [p.id for p in m["side1"]],
+        [p.id for p in m["side2"]],
+        None,
+        None,
+        [a for a, _ in row.games],
+        [b for _, b in row.games],
+        m["winner"],
+        "retired" if row.retired else "played",
+        "finished",
+        row.day,
+        None,
+        None,
+    )
 
 
 def rally_rows(match_id: str, games: list[list[tuple[int, int]]]) -> list[tuple]:

@@ -36,8 +36,16 @@ from typing import Any
 from svc.core.progress import Progress
 from svc.world import facts
 from svc.world.generate.ids import make_id
-from svc.world.sources import (bundle_rows, bwf_calendar, bwf_ranking, bwf_tour, doubles_partners, draw_positions,
-                               record_finals, retirements)
+from svc.world.sources import (
+    bundle_rows,
+    bwf_calendar,
+    bwf_ranking,
+    bwf_tour,
+    doubles_partners,
+    draw_positions,
+    record_finals,
+    retirements,
+)
 from svc.world.sources.bundle_rows import SOURCE
 from svc.world.sources.bwf_tour import TourRow
 from svc.world.sources.countries import code_of
@@ -53,8 +61,13 @@ SHIPPED = files("svc.world") / "sources" / "data"
 
 
 class Builder:
-    def __init__(self, source: Path, report: Report, held: list[tuple[str, str, str | None]] = (),
-                 held_pairs: list[tuple[str, str, dt.date | None, list[str]]] = ()) -> None:
+    def __init__(
+        self,
+        source: Path,
+        report: Report,
+        held: list[tuple[str, str, str | None]] = (),
+        held_pairs: list[tuple[str, str, dt.date | None, list[str]]] = (),
+    ) -> None:
         """`held`: (id, name, country) of players a database already holds (an increment): a
         spelling of the same person gets that id, whatever the id its own name would give.
         `held_pairs`: (edition id, discipline, day, [id, id]) of the doubles pairs it holds, where
@@ -105,8 +118,11 @@ class Builder:
     def person_by_initials(self, spelling: str, country: str | None) -> Person | None:
         """The one person of the files of this country whose name a name with initials fits
         ("P. V. Sindhu" is "PUSARLA V. Sindhu": names.initials_fit); None when none or several do."""
-        fits = [p for p in self.people.values() if p.country == country and not p.from_record
-                and initials_fit(spelling, p.key.split("|")[0])]
+        fits = [
+            p
+            for p in self.people.values()
+            if p.country == country and not p.from_record and initials_fit(spelling, p.key.split("|")[0])
+        ]
         return fits[0] if len(fits) == 1 else None
 
     def record_person(self, spelling: str, country: str, gender: str, person: Person | None) -> Person:
@@ -118,8 +134,9 @@ class Builder:
         if person is None:
             self.identities.add(spelling, country)  # a new group: neither of its keys was known
             key = self.identities.key(spelling, country)
-            person = self.people.get(key) or Person(key=key, id=player_id(key), country=country, listed=spelling,
-                                                    from_record=True)
+            person = self.people.get(key) or Person(
+                key=key, id=player_id(key), country=country, listed=spelling, from_record=True
+            )
             self.people[key] = person
         person.genders[gender] += 1
         return person
@@ -133,16 +150,21 @@ class Builder:
         if ed is None:
             city = facts.host_of(series, year)
             ed = self.editions[(slug, year)] = {
-                "id": make_id("tr_", SOURCE, slug, year), "series": slug, "days": [], "city": city,
-                "country": facts.CITY_BY_NAME[city].country if city else None, "raw_names": set()}
+                "id": make_id("tr_", SOURCE, slug, year),
+                "series": slug,
+                "days": [],
+                "city": city,
+                "country": facts.CITY_BY_NAME[city].country if city else None,
+                "raw_names": set(),
+            }
         # named as the match files' editions are; no tier: championships and team events have none
-        ed.update(series_name=series.name, name=f"{series.name} {year}", year=year, tier=None, team=team,
-                  medals=medals)
+        ed.update(series_name=series.name, name=f"{series.name} {year}", year=year, tier=None, team=team, medals=medals)
         return ed
 
     # -- the whole world --------------------------------------------------------------------
-    def read(self, tour_dir: Path, ranking_dir: Path | None, *, all_files: bool = True, strict: bool = False
-             ) -> tuple[list[dict[str, Any]], list[tuple]]:
+    def read(
+        self, tour_dir: Path, ranking_dir: Path | None, *, all_files: bool = True, strict: bool = False
+    ) -> tuple[list[dict[str, Any]], list[tuple]]:
         """The matches (as match dicts) and ranking rows of the files under the folders; with
         all_files False (an increment), a discipline's file that is not there is no problem.
         `strict` (an increment): a row with any fault is refused, not kept with what is certain
@@ -184,8 +206,10 @@ class Builder:
             if held is not None:
                 # a second event of one series in one year (a team and an individual event ...):
                 # an edition of its own, told apart by its first day
-                self.report.problems.append(f"{row.where}: a second {series_name} in {year}: "
-                                            f"kept as an edition of its own (series {slug}-{row.start:%m-%d})")
+                self.report.problems.append(
+                    f"{row.where}: a second {series_name} in {year}: "
+                    f"kept as an edition of its own (series {slug}-{row.start:%m-%d})"
+                )
                 slug = base = f"{slug}-{row.start:%m-%d}"
                 n = 1
                 while (slug, year) in self.editions:
@@ -196,11 +220,20 @@ class Builder:
             self.report.calendar_editions += 1
             self.report.calendar_cancelled += row.cancelled
             self.editions[(slug, year)] = {
-                "id": ed_id, "series": slug, "series_name": series_name, "name": row.name, "year": year,
-                "tier": tier_of(row.grade or "") or row.grade, "days": [row.start, row.end],
-                "city": city_name(row.city) if row.city else None, "country": host,
-                "raw_names": {row.name}, "level": "junior" if row.junior else "senior", "cancelled": row.cancelled,
-                "calendar": True}
+                "id": ed_id,
+                "series": slug,
+                "series_name": series_name,
+                "name": row.name,
+                "year": year,
+                "tier": tier_of(row.grade or "") or row.grade,
+                "days": [row.start, row.end],
+                "city": city_name(row.city) if row.city else None,
+                "country": host,
+                "raw_names": {row.name},
+                "level": "junior" if row.junior else "senior",
+                "cancelled": row.cancelled,
+                "calendar": True,
+            }
 
     def build(self, out_dir: Path, progress: Progress = None) -> dict[str, Any]:
         matches, rankings = self.read(self.source / "bwf-world-tour", self.source / "bwf-world-ranking")
@@ -226,16 +259,34 @@ class Builder:
                 host = self.host(row.country)
                 city = city_name(row.city)
                 ed = editions[(slug, year)] = {
-                    "id": make_id("tr_", SOURCE, slug, year), "series": slug, "series_name": series_name,
-                    "name": f"{series_name} {year}", "year": year, "tier": tier, "days": [], "city": city,
-                    "country": host, "raw_names": set()}
+                    "id": make_id("tr_", SOURCE, slug, year),
+                    "series": slug,
+                    "series_name": series_name,
+                    "name": f"{series_name} {year}",
+                    "year": year,
+                    "tier": tier,
+                    "days": [],
+                    "city": city,
+                    "country": host,
+                    "raw_names": set(),
+                }
             ed["days"].append(row.day)
             ed["raw_names"].add(row.tournament)
             code, round_name, _qualifying = bwf_tour.ROUNDS.get(row.round, (None, row.round, False))
             side1 = self.side(row.side1, row.discipline)
             side2 = self.side(row.side2, row.discipline)
-            out.append({"row": row, "edition": ed, "discipline": row.discipline, "round_code": code,
-                        "round_name": round_name, "side1": side1, "side2": side2, "winner": row.winner or None})
+            out.append(
+                {
+                    "row": row,
+                    "edition": ed,
+                    "discipline": row.discipline,
+                    "round_code": code,
+                    "round_name": round_name,
+                    "side1": side1,
+                    "side2": side2,
+                    "winner": row.winner or None,
+                }
+            )
         report.matches = len(out)
         report.matches_with_rallies = sum(1 for m in out if m["row"].rallies)
         report.editions = len(editions)
@@ -290,7 +341,9 @@ class Builder:
                     report.ranking_rows_known_matched[r.discipline] += 1
             name = " / ".join(rp.name for rp in r.players)
             if (r.week, r.discipline, r.rank, name) in seen:
-                report.problems.append(f"{r.where}: {name} at rank {r.rank} a second time in one list: the repeat is left out")
+                report.problems.append(
+                    f"{r.where}: {name} at rank {r.rank} a second time in one list: the repeat is left out"
+                )
                 report.rows_refused += 1
                 continue
             seen.add((r.week, r.discipline, r.rank, name))

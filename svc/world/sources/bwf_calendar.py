@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import attrs
 
@@ -55,8 +55,14 @@ def _row(r: dict[str, str], where: str, faults: list[Fault]) -> CalendarRow | No
         faults.append(Fault(f"dates not read ({exc})"))
         return None
     cancelled = bool(CANCELLED.search(name))
-    return CalendarRow(where=where, name=" ".join(CANCELLED.sub(" ", name).split()), grade=grade,
-                       city=None if city.upper() in ("TBC", "TBA", "") else city, country=country.strip(),
-                       start=start, end=max(start, end),
-                       junior=bool(re.search(r"junior|\bu1[3579]\b|\bu2[13]\b", f"{name} {grade or ''}", re.I)),
-                       cancelled=cancelled)
+    return CalendarRow(
+        where=where,
+        name=" ".join(CANCELLED.sub(" ", name).split()),
+        grade=grade,
+        city=None if city.upper() in ("TBC", "TBA", "") else city,
+        country=country.strip(),
+        start=start,
+        end=max(start, end),
+        junior=bool(re.search(r"junior|\bu1[3579]\b|\bu2[13]\b", f"{name} {grade or ''}", re.I)),
+        cancelled=cancelled,
+    )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import attrs
 
@@ -61,7 +61,9 @@ def read(folder: Path, problems: list[Problem], *, strict: bool = False) -> Iter
         for discipline in DISCIPLINES:
             path = find(sub, discipline)
             if path is None:
-                problems.append(Problem(f"{sub.name}/{discipline}.csv", "missing: no list of this discipline that week"))
+                problems.append(
+                    Problem(f"{sub.name}/{discipline}.csv", "missing: no list of this discipline that week")
+                )
                 continue
             for where, record, faults in records(path, f"{sub.name}/{path.name}"):
                 row = _row(record, where, week, discipline, faults) if record is not None else None
@@ -72,19 +74,25 @@ def read(folder: Path, problems: list[Problem], *, strict: bool = False) -> Iter
 def _row(r: dict[str, str], where: str, week: dt.date, discipline: str, faults: list[Fault]) -> RankingRow | None:
     """The ranking row of one record, what is wrong with it added to `faults`; None when a fault
     leaves nothing certain to keep."""
-    columns = [("player_id", "name", "country")] if discipline in ("MS", "WS") else \
-        [(f"player_id_{n}", f"name_{n}", f"country_{n}") for n in ("one", "two")]
+    columns = (
+        [("player_id", "name", "country")]
+        if discipline in ("MS", "WS")
+        else [(f"player_id_{n}", f"name_{n}", f"country_{n}") for n in ("one", "two")]
+    )
     try:
-        players = [RankedPlayer(r[pid].strip(), " ".join(r[name].split()), r[country].strip())
-                   for pid, name, country in columns]
+        players = [
+            RankedPlayer(r[pid].strip(), " ".join(r[name].split()), r[country].strip())
+            for pid, name, country in columns
+        ]
         rank_text, points_text = r["rank"], r["points"]
     except KeyError as exc:  # a column the row needs is not in its file's header
         faults.append(Fault(f"no column {exc}"))
         return None
     for (_pid, name, country), player in zip(columns, players):
         if not any(c.isalpha() for c in player.name):
-            faults.append(Fault(f"no name in {name}" if not player.name
-                                else f"name {player.name!r} in {name} has no letters"))
+            faults.append(
+                Fault(f"no name in {name}" if not player.name else f"name {player.name!r} in {name} has no letters")
+            )
         if code_of(player.country) is None:
             faults.append(Fault(f"unknown country {player.country!r} in {country}", "kept without a country"))
     rank = int(rank_text) if rank_text.strip().isascii() and rank_text.strip().isdigit() else 0

@@ -20,14 +20,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import attrs
 
 from svc.world.generate.calendar import DISCIPLINES
-from svc.world.generate.ids import fold
 from svc.world.generate.draws import rounds_of
+from svc.world.generate.ids import fold
 from svc.world.sources.countries import code_of, nationality_code
 from svc.world.sources.names import person_key
 from svc.world.sources.rows import Fault, Problem, records, take
@@ -177,8 +177,10 @@ def _match_of(r: dict[str, str], where: str, faults: list[Fault]) -> TourRow | N
     if r["round"] not in ROUNDS and r["round"] not in GROUP_ROUNDS:
         faults.append(Fault(f"unknown round {r['round']!r}", "kept without a round code"))
     if discipline in ("MD", "WD", "XD"):
-        side1 = [_player(r, "team_one_player_one", "team_one_player_one_nationality", faults),
-                 _player(r, "team_one_player_two", "team_one_player_two_nationality", faults)]
+        side1 = [
+            _player(r, "team_one_player_one", "team_one_player_one_nationality", faults),
+            _player(r, "team_one_player_two", "team_one_player_two_nationality", faults),
+        ]
         side2 = [_player(r, "team_two_player_one", "team_two_player_one_nationality", faults)]
         second = r["team_two_player_two"].strip()
         if second and second != side2[0][0]:  # a file without the defect: both players are known
@@ -194,8 +196,12 @@ def _match_of(r: dict[str, str], where: str, faults: list[Fault]) -> TourRow | N
         faults.append(Fault(f"winner {r['winner']!r} is not 0, 1 or 2", "taken as unknown"))
         winner = 0
     elif winner == 0 and not retired:
-        faults.append(Fault("winner 0 (a side retired) on a match not retired",
-                            "its winner taken from the draw or the score, as for a retirement"))
+        faults.append(
+            Fault(
+                "winner 0 (a side retired) on a match not retired",
+                "its winner taken from the draw or the score, as for a retirement",
+            )
+        )
     games: list[tuple[int, int]] = []
     texts = [r.get(f"game_{g}_score", "") for g in (1, 2, 3)]
     played = [t for t in texts if t and t.strip()]
@@ -221,9 +227,22 @@ def _match_of(r: dict[str, str], where: str, faults: list[Fault]) -> TourRow | N
             rallies = None  # not recorded, or not the game's score: no rallies for this match
             break
         rallies.append(seq)
-    return TourRow(where=where, tournament=tournament, city=r["city"].strip(), country=r["country"].strip(), day=day,
-                   tournament_type=r["tournament_type"].strip(), discipline=discipline, round=r["round"].strip(),
-                   winner=winner, retired=retired, games=games, side1=side1, side2=side2, rallies=rallies or None)
+    return TourRow(
+        where=where,
+        tournament=tournament,
+        city=r["city"].strip(),
+        country=r["country"].strip(),
+        day=day,
+        tournament_type=r["tournament_type"].strip(),
+        discipline=discipline,
+        round=r["round"].strip(),
+        winner=winner,
+        retired=retired,
+        games=games,
+        side1=side1,
+        side2=side2,
+        rallies=rallies or None,
+    )
 
 
 def _player(r: dict[str, str], name_column: str, nationality_column: str, faults: list[Fault]) -> tuple[str, str]:
@@ -234,8 +253,13 @@ def _player(r: dict[str, str], name_column: str, nationality_column: str, faults
         faults.append(Fault(f"name {name!r} in {name_column} has no letters" if name else f"no name in {name_column}"))
     code = nationality_code(written)
     if code is None:
-        faults.append(Fault(f"unknown country {written!r} in {nationality_column}" if written
-                            else f"no nationality in {nationality_column}"))
+        faults.append(
+            Fault(
+                f"unknown country {written!r} in {nationality_column}"
+                if written
+                else f"no nationality in {nationality_column}"
+            )
+        )
     return name, code or ""
 
 

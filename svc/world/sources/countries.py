@@ -13,7 +13,7 @@ new one.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from svc.world import factfiles
 from svc.world.generate.ids import fold
@@ -32,7 +32,7 @@ NAMES = {_fold(name): code for code, name in IOC.items()} | factfiles.country_sp
 
 
 # 163 spellings in the shipped files, asked some 860,000 times by a full import: each is read once.
-@lru_cache(maxsize=None)
+@cache
 def code_of(name: str) -> str | None:
     """The IOC code of a country as the BWF's files write it; None when unknown."""
     folded = _fold(name)

@@ -12,8 +12,9 @@ from svc.world.sources.import_report import Report
 from svc.world.sources.persons import Person
 
 
-def rebuild(matches: list[dict[str, Any]], held: list[tuple[str, str, dt.date | None, Person, Person]],
-            report: Report) -> None:
+def rebuild(
+    matches: list[dict[str, Any]], held: list[tuple[str, str, dt.date | None, Person, Person]], report: Report
+) -> None:
     """Side two of a doubles match: the one player known and their partner (see the module).
     `held`: the pairs a database already holds (an increment: edition id, discipline, day and
     its two people), where a side two finds its partner when the rows do not show it."""

@@ -36,8 +36,14 @@ def place(matches: list[dict[str, Any]], report: Report) -> None:
             for nxt in sorted(after, key=lambda m: m.get("position", 10**6)):
                 for n, side in ((1, nxt["side1"]), (2, nxt["side2"])):
                     keys = {p.key for p in side}
-                    feeder = next((m for m in this if "position" not in m and m["winner"]
-                                   and {p.key for p in m[f"side{m['winner']}"]} & keys), None)
+                    feeder = next(
+                        (
+                            m
+                            for m in this
+                            if "position" not in m and m["winner"] and {p.key for p in m[f"side{m['winner']}"]} & keys
+                        ),
+                        None,
+                    )
                     if feeder is not None and "position" in nxt:
                         feeder["position"] = 2 * nxt["position"] - (2 - n)
                         taken.add(feeder["position"])

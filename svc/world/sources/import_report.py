@@ -15,6 +15,7 @@ from svc.world.sources import record_finals
 @attrs.define
 class Report:
     """What the import did and could not do; printed at the end of `svc world --source bwf`."""
+
     matches: int = 0
     matches_with_rallies: int = 0
     editions: int = 0
@@ -38,11 +39,17 @@ class Report:
     record_problems: list[str] = attrs.field(factory=list)  # the record's messy and refused rows: file:line: what
 
     def as_dict(self) -> dict[str, Any]:
-        share = {d: round(self.ranking_rows_matched[d] / n, 4) if n else None for d, n in sorted(self.ranking_rows.items())}
-        known = {d: round(self.ranking_rows_known_matched[d] / n, 4) if n else None
-                 for d, n in sorted(self.ranking_rows_known_person.items())}
+        share = {
+            d: round(self.ranking_rows_matched[d] / n, 4) if n else None for d, n in sorted(self.ranking_rows.items())
+        }
+        known = {
+            d: round(self.ranking_rows_known_matched[d] / n, 4) if n else None
+            for d, n in sorted(self.ranking_rows_known_person.items())
+        }
         return {
-            "matches": self.matches, "matches_with_rallies": self.matches_with_rallies, "editions": self.editions,
+            "matches": self.matches,
+            "matches_with_rallies": self.matches_with_rallies,
+            "editions": self.editions,
             "players_from_matches": self.players_from_matches,
             "players_from_rankings_only": self.players_from_rankings_only,
             "name_variants_merged": self.name_variants_merged,
@@ -53,7 +60,8 @@ class Report:
             "ranking_share_matched": share,
             "ranking_share_matched_of_players_in_match_data": known,
             "matches_unplaced_in_draw": self.unplaced_in_draw,
-            "calendar_editions": self.calendar_editions, "calendar_cancelled": self.calendar_cancelled,
+            "calendar_editions": self.calendar_editions,
+            "calendar_cancelled": self.calendar_cancelled,
             "series_by_fallback": sorted(set(self.series_by_fallback)),
             "unknown_countries": dict(sorted(self.unknown_countries.items())),
             **({"record": self.record_counts.as_dict()} if self.record_counts else {}),

@@ -40,8 +40,8 @@ from svc.world import derived
 from svc.world.feed.publish import publish
 from svc.world.sources.bundle_rows import edition_row, match_row, player_row, rally_rows
 from svc.world.sources.bwf import Builder
-from svc.world.sources.import_report import Report
 from svc.world.sources.countries import IOC
+from svc.world.sources.import_report import Report
 
 
 @attrs.define
@@ -56,15 +56,19 @@ class IncrementReport:
     source: Report = attrs.field(factory=Report)  # what reading the files found (problems, partners ...)
 
     def lines(self) -> list[str]:
-        out = [f"matches added: {self.matches_added}, corrected: {self.matches_corrected}, "
-               f"unchanged: {self.matches_unchanged}",
-               f"editions added: {self.editions_added}; players added: {self.players_added}; "
-               f"ranking rows added: {self.ranking_rows_added}",
-               f"derived tables rebuilt: {', '.join(self.derived_rebuilt) or 'none (nothing changed)'}"]
+        out = [
+            f"matches added: {self.matches_added}, corrected: {self.matches_corrected}, "
+            f"unchanged: {self.matches_unchanged}",
+            f"editions added: {self.editions_added}; players added: {self.players_added}; "
+            f"ranking rows added: {self.ranking_rows_added}",
+            f"derived tables rebuilt: {', '.join(self.derived_rebuilt) or 'none (nothing changed)'}",
+        ]
         d = self.source.as_dict()
         out.append(f"doubles side two partner: {d['doubles_side_two_partner']}; retirements: {d['retirements']}")
-        out.append(f"rows refused (nothing of them applied): {self.source.rows_refused}; "
-                   f"problems, each with its file and line: {len(self.source.problems)}")
+        out.append(
+            f"rows refused (nothing of them applied): {self.source.rows_refused}; "
+            f"problems, each with its file and line: {len(self.source.problems)}"
+        )
         out += [f"  {p}" for p in self.source.problems]
         return out
 
@@ -85,7 +89,10 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
     """Add the increment in `path` to the world in the database (see the module)."""
     report = IncrementReport()
     held = [(r["id"], r["name"], r["country"]) for r in await Tx(conn).fetch(Q.increment.players)]
-    pairs = [(r["tournament_id"], r["discipline"], r["day"], list(r["pair"])) for r in await Tx(conn).fetch(Q.increment.pairs)]
+    pairs = [
+        (r["tournament_id"], r["discipline"], r["day"], list(r["pair"]))
+        for r in await Tx(conn).fetch(Q.increment.pairs)
+    ]
     builder = Builder(path, report.source, held, pairs)
     tour, ranking = _folders(Path(path))
     matches, rankings = builder.read(tour, ranking, all_files=False, strict=True)
@@ -93,15 +100,22 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
     async with conn.transaction():
         held_ids = {r[0] for r in held}
         new_people = [p for p in builder.people.values() if p.id not in held_ids]
-        for code in sorted({p.country for p in new_people if p.country}
-                           | {ed["country"] for ed in builder.editions.values() if ed["country"]}):
+        for code in sorted(
+            {p.country for p in new_people if p.country}
+            | {ed["country"] for ed in builder.editions.values() if ed["country"]}
+        ):
             # IOC[code], never the code as a name: every code here passed the readers' check against
             # the country mapping, so one it does not know is a fault of ours and stops the increment
             await Tx(conn).execute(Q.increment.country_add, code=code, name=IOC[code])
         rows = [player_row(p)[:5] for p in new_people]
-        await Tx(conn).execute(Q.increment.players_add, ids=[x[0] for x in rows], names=[x[1] for x in rows],
-                               slugs=[x[2] for x in rows], countries=[x[3] for x in rows],
-                               genders=[x[4] for x in rows])
+        await Tx(conn).execute(
+            Q.increment.players_add,
+            ids=[x[0] for x in rows],
+            names=[x[1] for x in rows],
+            slugs=[x[2] for x in rows],
+            countries=[x[3] for x in rows],
+            genders=[x[4] for x in rows],
+        )
         report.players_added = len(new_people)
         if new_people:
             changed.add("players")
@@ -110,23 +124,32 @@ async def apply_increment(conn: asyncpg.Connection, path: Path, now: dt.datetime
                 report.editions_added += 1
                 changed.add("tournaments")
         held_matches: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-        for h in await Tx(conn).fetch(Q.increment.matches_of_editions,
-                                      tournaments=sorted({m["edition"]["id"] for m in matches})):
+        for h in await Tx(conn).fetch(
+            Q.increment.matches_of_editions, tournaments=sorted({m["edition"]["id"] for m in matches})
+        ):
             held_matches[(h["tournament_id"], h["discipline"], h["round_name"])].append(dict(h))
         rallies: list[tuple] = []
         for m in matches:
-            outcome = await _match(conn, m, held_matches[(m["edition"]["id"], m["discipline"], m["round_name"])],
-                                   rallies, now)
+            outcome = await _match(
+                conn, m, held_matches[(m["edition"]["id"], m["discipline"], m["round_name"])], rallies, now
+            )
             setattr(report, f"matches_{outcome}", getattr(report, f"matches_{outcome}") + 1)
             if outcome != "unchanged":
                 changed.update(("matches", "rallies", "corrections"))
         await conn.executemany(Q.increment.rally_add.sql, rallies)  # rows in the statement's parameter order
         if rankings:
             columns = list(zip(*rankings))
-            added = await Tx(conn).fetch(Q.increment.rankings_add, weeks=list(columns[0]),
-                                         disciplines=list(columns[1]), ranks=list(columns[2]), names=list(columns[3]),
-                                         player1s=list(columns[4]), player2s=list(columns[5]), points=list(columns[6]),
-                                         fulls=list(columns[7]))
+            added = await Tx(conn).fetch(
+                Q.increment.rankings_add,
+                weeks=list(columns[0]),
+                disciplines=list(columns[1]),
+                ranks=list(columns[2]),
+                names=list(columns[3]),
+                player1s=list(columns[4]),
+                player2s=list(columns[5]),
+                points=list(columns[6]),
+                fulls=list(columns[7]),
+            )
             report.ranking_rows_added = len(added)
             if added:
                 changed.add("rankings")
@@ -141,16 +164,27 @@ async def _edition(conn: asyncpg.Connection, ed: dict[str, Any]) -> bool:
     await Tx(conn).execute(Q.increment.series_add, slug=ed["series"], name=ed["series_name"], year=ed["year"])
     city = await Tx(conn).fetchval(Q.increment.city, name=ed["city"], country=ed["country"]) if ed["city"] else None
     row = edition_row(ed, city, None)
-    added = await Tx(conn).fetchval(Q.increment.edition_add, id=row[0], series=row[1], name=row[2], year=row[3],
-                                    level=row[4], tier=row[7], first=row[8], last=row[9], city_id=row[10],
-                                    cancelled=row[15])
+    added = await Tx(conn).fetchval(
+        Q.increment.edition_add,
+        id=row[0],
+        series=row[1],
+        name=row[2],
+        year=row[3],
+        level=row[4],
+        tier=row[7],
+        first=row[8],
+        last=row[9],
+        city_id=row[10],
+        cancelled=row[15],
+    )
     if not added:
         await Tx(conn).execute(Q.increment.edition_days, id=ed["id"], first=min(ed["days"]), last=max(ed["days"]))
     return bool(added)
 
 
-async def _match(conn: asyncpg.Connection, m: dict[str, Any], held: list[dict[str, Any]], rallies: list[tuple],
-                 now: dt.datetime) -> str:
+async def _match(
+    conn: asyncpg.Connection, m: dict[str, Any], held: list[dict[str, Any]], rallies: list[tuple], now: dt.datetime
+) -> str:
     """added, corrected or unchanged. `held`: the matches held in the match's round (a match added
     joins it); `rallies`: where a match added puts its rallies."""
     values = match_row(m)
@@ -161,12 +195,34 @@ async def _match(conn: asyncpg.Connection, m: dict[str, Any], held: list[dict[st
         while position in taken:  # a place of the rebuilt draw that another match holds
             position += 1
         values = match_row(m, position)
-        await Tx(conn).execute(Q.increment.match_add, id=values[0], event_id=values[1], tournament_id=values[2],
-                               discipline=values[3], round_code=values[5], round_name=values[6], position=values[7],
-                               side1=values[10], side2=values[11], g1=values[14], g2=values[15], winner=values[16],
-                               outcome=values[17], day=values[19])
-        held.append({"id": values[0], "position": position, "side1": values[10], "side2": values[11],
-                     "g1": values[14], "g2": values[15], "winner": values[16]})
+        await Tx(conn).execute(
+            Q.increment.match_add,
+            id=values[0],
+            event_id=values[1],
+            tournament_id=values[2],
+            discipline=values[3],
+            round_code=values[5],
+            round_name=values[6],
+            position=values[7],
+            side1=values[10],
+            side2=values[11],
+            g1=values[14],
+            g2=values[15],
+            winner=values[16],
+            outcome=values[17],
+            day=values[19],
+        )
+        held.append(
+            {
+                "id": values[0],
+                "position": position,
+                "side1": values[10],
+                "side2": values[11],
+                "g1": values[14],
+                "g2": values[15],
+                "winner": values[16],
+            }
+        )
         if m["row"].rallies:
             rallies.extend(rally_rows(values[0], m["row"].rallies))
         return "added"
@@ -175,8 +231,14 @@ async def _match(conn: asyncpg.Connection, m: dict[str, Any], held: list[dict[st
         g1, g2, winner = g2, g1, (3 - winner if winner else None)
     if list(same["g1"]) == g1 and list(same["g2"]) == g2 and same["winner"] == winner:
         return "unchanged"
-    await Tx(conn).execute(Q.increment.correction_add, match_id=same["id"], at=now, old_g1=list(same["g1"]),
-                           old_g2=list(same["g2"]), old_winner=same["winner"])
+    await Tx(conn).execute(
+        Q.increment.correction_add,
+        match_id=same["id"],
+        at=now,
+        old_g1=list(same["g1"]),
+        old_g2=list(same["g2"]),
+        old_winner=same["winner"],
+    )
     await Tx(conn).execute(Q.increment.match_correct, id=same["id"], g1=g1, g2=g2, winner=winner)
     same.update(g1=g1, g2=g2, winner=winner)  # a second row of the same match in this increment compares with it
     await publish(Tx(conn), same["id"], "corrected", now)

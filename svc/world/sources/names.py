@@ -11,7 +11,7 @@ countries are two people. Ids derive from the key, so they stay the same on ever
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from svc.world.generate.ids import fold, make_id
 
@@ -25,12 +25,12 @@ def parts(name: str) -> tuple[str, ...]:
 
 
 # Names repeat (27 weekly lists of ~6,900 rows, 14,000 matches): each spelling is folded once.
-@lru_cache(maxsize=None)
+@cache
 def person_key(name: str, country: str | None) -> str:
     return " ".join(parts(name)) + "|" + (country or "")
 
 
-@lru_cache(maxsize=None)
+@cache
 def joined_key(name: str, country: str | None) -> str:
     """The family name and the given names run together: "Yu Qi Shi", "Yuqi Shi" and "SHI Yu Qi"
     are one person. The family name is the words in capitals where a list marks it ("SHI Yu

@@ -13,6 +13,7 @@ from svc.world.sources.names import list_name
 @attrs.define
 class Person:
     """One person of the files (and of the record): their id, country, spellings and genders."""
+
     key: str
     id: str
     country: str | None

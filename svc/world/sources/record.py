@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import attrs
 
@@ -34,8 +34,13 @@ CUPS = "thomas-uber-cup-podiums-2002-2024.csv"
 # country per row), with its sources.
 TWO_NATION_PAIRS = "two-nation-pairs.csv"
 CUP_SERIES = {"bwf_thomas_cup": "thomas-cup", "bwf_uber_cup": "uber-cup"}
-DISCIPLINES = {"mens_singles": "MS", "womens_singles": "WS", "mens_doubles": "MD", "womens_doubles": "WD",
-               "mixed_doubles": "XD"}
+DISCIPLINES = {
+    "mens_singles": "MS",
+    "womens_singles": "WS",
+    "mens_doubles": "MD",
+    "womens_doubles": "WD",
+    "mixed_doubles": "XD",
+}
 MEDALS = {"1": "gold", "2": "silver", "3": "bronze"}  # rank -> the medal the row must name
 GENDERS = {"MS": "M", "WS": "W", "MD": "MM", "WD": "WW", "XD": "MW"}  # each player's gender, in the row's order
 
@@ -43,6 +48,7 @@ GENDERS = {"MS": "M", "WS": "W", "MD": "MM", "WD": "WW", "XD": "MW"}  # each pla
 @attrs.frozen
 class Medal:
     """One row of the World Championships file: a player or a pair on the podium."""
+
     where: str  # file:line
     year: int
     discipline: str  # MS ... XD
@@ -59,6 +65,7 @@ class Medal:
 @attrs.frozen
 class TeamPlace:
     """One row of the Cups file: a nation on the podium of a Thomas or Uber Cup."""
+
     where: str
     series: str  # thomas-cup, uber-cup
     year: int
@@ -70,6 +77,7 @@ class TeamPlace:
 @attrs.frozen
 class PairNation:
     """A player of a two-nation pair and their own nation (two-nation-pairs.csv)."""
+
     where: str
     country: str
 

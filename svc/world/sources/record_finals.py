@@ -59,6 +59,7 @@ WORLDS_SERIES = "world-championships"
 @attrs.define
 class RecordCounts:
     """What the import made of the record, for the report."""
+
     editions: int = 0
     finals: int = 0  # World Championships finals, as matches
     final_ties: int = 0  # Thomas and Uber Cup finals, as ties
@@ -75,6 +76,7 @@ class RecordCounts:
 @attrs.define
 class Placed:
     """The record's finals and final ties, in editions the builder holds."""
+
     # (edition, discipline, gold side, silver side)
     finals: list[tuple[dict, str, list[Person], list[Person]]] = attrs.field(factory=list)
     # (edition, gold nation, silver nation)
@@ -99,8 +101,14 @@ def place(builder: Builder, folder: Path) -> Placed:
     return placed
 
 
-def _worlds(builder: Builder, medals: list[Medal], pair_nations: dict[tuple[int, str, str], PairNation],
-            counts: RecordCounts, placed: Placed, problems: list[Problem]) -> None:
+def _worlds(
+    builder: Builder,
+    medals: list[Medal],
+    pair_nations: dict[tuple[int, str, str], PairNation],
+    counts: RecordCounts,
+    placed: Placed,
+    problems: list[Problem],
+) -> None:
     by_event: dict[tuple[int, str], dict[int, list[Medal]]] = defaultdict(lambda: defaultdict(list))
     for m in medals:
         by_event[(m.year, m.discipline)][m.place].append(m)
@@ -108,14 +116,24 @@ def _worlds(builder: Builder, medals: list[Medal], pair_nations: dict[tuple[int,
     for (year, discipline), podium in sorted(by_event.items()):
         gold, silver = podium.get(1, []), podium.get(2, [])
         if len(gold) != 1 or len(silver) != 1:
-            problems.append(Problem(_first(podium).where, f"{discipline} {year}: {len(gold)} gold and {len(silver)} "
-                                                          "silver on record, not one of each: no final is made of it"))
+            problems.append(
+                Problem(
+                    _first(podium).where,
+                    f"{discipline} {year}: {len(gold)} gold and {len(silver)} "
+                    "silver on record, not one of each: no final is made of it",
+                )
+            )
             continue
         edition = builder.record_edition(WORLDS_SERIES, year, team=False, medals=True)
-        sides = [[builder.record_person(family_marked(name, country), country, gender,
-                                        _linked(builder, name, country, m.where, problems))
-                  for name, country, gender in zip(m.names, nations.of(m), GENDERS[discipline])]
-                 for m in (gold[0], silver[0])]
+        sides = [
+            [
+                builder.record_person(
+                    family_marked(name, country), country, gender, _linked(builder, name, country, m.where, problems)
+                )
+                for name, country, gender in zip(m.names, nations.of(m), GENDERS[discipline])
+            ]
+            for m in (gold[0], silver[0])
+        ]
         placed.finals.append((edition, discipline, *sides))
         _played_late(WORLDS_SERIES, year, _first(podium).where, problems)
     finalists = {p.id: p for _edition, _discipline, gold, silver in placed.finals for p in gold + silver}
@@ -158,22 +176,33 @@ class _Nations:
         if any(nation != m.country for nation in out):
             players = " and ".join(f"{name} of {IOC.get(nation, nation)}" for name, nation in zip(m.names, out))
             sources = ", ".join(self.pair_nations[k].where for k in keys if k in self.pair_nations)
-            self.problems.append(Problem(m.where, f"{m.discipline} {m.year} {m.medal}: a pair of two nations, {players} "
-                                                  f"({sources}); the row gives the pair one country, "
-                                                  f"{m.country_written!r}: each player is counted for their own"))
+            self.problems.append(
+                Problem(
+                    m.where,
+                    f"{m.discipline} {m.year} {m.medal}: a pair of two nations, {players} "
+                    f"({sources}); the row gives the pair one country, "
+                    f"{m.country_written!r}: each player is counted for their own",
+                )
+            )
         return out
 
     def report(self) -> None:
         for key, pair_nation in sorted(self.pair_nations.items()):
             if key not in self.applied:
-                self.problems.append(Problem(pair_nation.where, f"{key[2]!r} is not on the {key[1]} podium of "
-                                                                f"{key[0]}: not applied"))
+                self.problems.append(
+                    Problem(pair_nation.where, f"{key[2]!r} is not on the {key[1]} podium of {key[0]}: not applied")
+                )
         for name, rows in sorted(self.rows_of_name.items()):
             if len(rows) > 1:
                 (c1, w1), (c2, w2) = sorted(rows.items(), key=lambda kv: line_of(kv[1]))[:2]
-                self.problems.append(Problem(w2, f"{self.written[name]!r} for {IOC.get(c2, c2)}, for {IOC.get(c1, c1)} "
-                                                 f"at {w1}: two players (the importer tells people apart by name and "
-                                                 "country)"))
+                self.problems.append(
+                    Problem(
+                        w2,
+                        f"{self.written[name]!r} for {IOC.get(c2, c2)}, for {IOC.get(c1, c1)} "
+                        f"at {w1}: two players (the importer tells people apart by name and "
+                        "country)",
+                    )
+                )
 
 
 def _linked(builder: Builder, name: str, country: str, where: str, problems: list[Problem]) -> Person | None:
@@ -190,16 +219,22 @@ def _linked(builder: Builder, name: str, country: str, where: str, problems: lis
     return person
 
 
-def _cups(builder: Builder, places: list[TeamPlace], counts: RecordCounts, placed: Placed,
-          problems: list[Problem]) -> None:
+def _cups(
+    builder: Builder, places: list[TeamPlace], counts: RecordCounts, placed: Placed, problems: list[Problem]
+) -> None:
     by_edition: dict[tuple[str, int], dict[int, list[TeamPlace]]] = defaultdict(lambda: defaultdict(list))
     for p in places:
         by_edition[(p.series, p.year)][p.place].append(p)
     for (series, year), podium in sorted(by_edition.items()):
         gold, silver = podium.get(1, []), podium.get(2, [])
         if len(gold) != 1 or len(silver) != 1:
-            problems.append(Problem(_first(podium).where, f"{series} {year}: {len(gold)} winner and {len(silver)} "
-                                                          "runner-up on record, not one of each: no final tie is made"))
+            problems.append(
+                Problem(
+                    _first(podium).where,
+                    f"{series} {year}: {len(gold)} winner and {len(silver)} "
+                    "runner-up on record, not one of each: no final tie is made",
+                )
+            )
             continue
         edition = builder.record_edition(series, year, team=True, medals=False)
         placed.final_ties.append((edition, gold[0].country, silver[0].country))
@@ -220,5 +255,10 @@ def _played_late(series: str, year: int, where: str, problems: list[Problem]) ->
     played = facts.PLAYED_LATE.get((series, year))
     if played is not None and played != year:
         name = facts.SERIES_BY_SLUG[series].name
-        problems.append(Problem(where, f"{name} {year} was played in {played} (svc/world/data/edition_changes.csv): "
-                                       f"kept as the edition of {year}, as editions are labelled (Tokyo 2020 is 2020)"))
+        problems.append(
+            Problem(
+                where,
+                f"{name} {year} was played in {played} (svc/world/data/edition_changes.csv): "
+                f"kept as the edition of {year}, as editions are labelled (Tokyo 2020 is 2020)",
+            )
+        )

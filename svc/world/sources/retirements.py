@@ -24,8 +24,11 @@ def settle(matches: list[dict[str, Any]], report: Report) -> None:
         ev = (m["edition"]["id"], m["discipline"])
         here = ROUND_ORDER.index(m["round_code"]) if m["round_code"] in ROUND_ORDER else None
         if here is not None:
-            on = [n for n, side in ((1, m["side1"]), (2, m["side2"]))
-                  if any(r > here and {p.key for p in side} & keys for r, keys in later[ev])]
+            on = [
+                n
+                for n, side in ((1, m["side1"]), (2, m["side2"]))
+                if any(r > here and {p.key for p in side} & keys for r, keys in later[ev])
+            ]
             if len(on) == 1:
                 m["winner"] = on[0]
                 report.retirements["by_bracket"] += 1

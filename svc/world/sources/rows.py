@@ -17,8 +17,8 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import attrs
 

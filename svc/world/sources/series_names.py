@@ -54,17 +54,29 @@ SERIES: tuple[tuple[str, str, str], ...] = (
     ("spain masters", "spain-masters", "Spain Masters"),
     # the calendar's World Championships is the edition the record's medallists belong to; the
     # junior and senior (veterans') championships come first, as their names hold the same words
-    ("world junior mixed team championships", "world-junior-mixed-team-championships",
-     "World Junior Mixed Team Championships"),
+    (
+        "world junior mixed team championships",
+        "world-junior-mixed-team-championships",
+        "World Junior Mixed Team Championships",
+    ),
     ("world junior championships", "world-junior-championships", "World Junior Championships"),
     ("world senior championships", "world-senior-championships", "World Senior Championships"),
     ("world championships", "world-championships", "World Championships"),
 )
 # host city as written -> the city's name (spellings and districts of one city)
-CITY_NAMES = {"gwangju metropolitan city": "Gwangju", "kowloon": "Hong Kong", "ling shui": "Lingshui",
-              "macau city": "Macau", "muelheim an der ruhr": "Mülheim an der Ruhr", "odense v": "Odense",
-              "orleans": "Orléans", "saarbrucken": "Saarbrücken", "taipei city": "Taipei", "vladivostock": "Vladivostok",
-              "bukit jalil": "Kuala Lumpur"}
+CITY_NAMES = {
+    "gwangju metropolitan city": "Gwangju",
+    "kowloon": "Hong Kong",
+    "ling shui": "Lingshui",
+    "macau city": "Macau",
+    "muelheim an der ruhr": "Mülheim an der Ruhr",
+    "odense v": "Odense",
+    "orleans": "Orléans",
+    "saarbrucken": "Saarbrücken",
+    "taipei city": "Taipei",
+    "vladivostock": "Vladivostok",
+    "bukit jalil": "Kuala Lumpur",
+}
 NEW_DATES = re.compile(r"\(new dates\)", re.I)
 
 
@@ -89,8 +101,14 @@ def series_of(event_name: str, tier: str | None, report: Report) -> tuple[str, s
     # an event this table does not know: its name less the year, the edition's number ("13th",
     # "III"), "presented by ..." and capitalised sponsor words
     name = re.sub(r"\bpresented by\b.*$", "", NEW_DATES.sub("", event_name), flags=re.I)
-    plain = " ".join(w for w in name.split() if not re.fullmatch(r"(19|20)\d\d|\d+(st|nd|rd|th)|[IVX]+", w)
-                     and not (w.isupper() and len(w) > 2)) or event_name
+    plain = (
+        " ".join(
+            w
+            for w in name.split()
+            if not re.fullmatch(r"(19|20)\d\d|\d+(st|nd|rd|th)|[IVX]+", w) and not (w.isupper() and len(w) > 2)
+        )
+        or event_name
+    )
     report.series_by_fallback.append(event_name)
     return slugify(plain), plain
 
