@@ -27,7 +27,7 @@ STAMP = VENV / ".installed-from"
 
 
 def ensure_environment() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (dev.py runs under any python3, to say which it needs)
         sys.exit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:

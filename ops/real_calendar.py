@@ -40,7 +40,7 @@ from svc.world.factfiles import DATA
 from svc.world.generate.ids import fold, slugify
 from svc.world.sources import bwf, bwf_calendar, series_names
 from svc.world.sources.countries import code_of
-from svc.world.sources.import_report import Report
+from svc.world.sources.import_report import Report as ImportReport
 from svc.world.sources.rows import Problem
 
 SHIPPED = bwf.SHIPPED
@@ -146,7 +146,7 @@ def series_of(name: str, grade: str | None) -> tuple[str, ...] | None:
     for pattern, slugs in ALIASES:
         if all(w in words for w in pattern.split()):
             return slugs
-    slug, _name = series_names.series_of(name, series_names.tier_of(grade or ""), Report())
+    slug, _name = series_names.series_of(name, series_names.tier_of(grade or ""), ImportReport())
     return (slug,) if slug in facts.SERIES_BY_SLUG else ()
 
 

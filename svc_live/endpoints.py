@@ -21,7 +21,8 @@ STREAM_DOC = (
     "the moment its score, status or prices change; a heartbeat every 15 s; after about 5 minutes the "
     "connection ends (one call). Events: `match` (data: the match as /v1/live shows it; `id:` is the change's "
     'sequence number), `heartbeat` (data {"at"}), `end` (data {"reason": "time", "behind", "slot_lost" or '
-    '"shutdown" (the server is stopping), "reconnect_after_ms"}). Reconnect with `Last-Event-ID` to receive first what changed since (kept for '
+    '"shutdown" (the server is stopping), "reconnect_after_ms"}). Reconnect with `Last-Event-ID` to receive '
+    "first what changed since (kept for "
     "10 minutes; further behind, every match in play is sent afresh). At most two streams at a time per key: "
     "a third answers 429 too_many_streams with Retry-After while the first two keep flowing. A reader that "
     "falls 256 changes behind is dropped (event end, reason behind) and resumes by Last-Event-ID. In a "

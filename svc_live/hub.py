@@ -281,7 +281,11 @@ class Hub:
                 expires_at = self.slots.expiry()
                 kept = {
                     r["holder"]
-                    for r in await self._on_own(lambda conn: self.slots.renew_many(holders, expires_at, conn))
+                    for r in await self._on_own(
+                        lambda conn, holders=holders, expires_at=expires_at: self.slots.renew_many(
+                            holders, expires_at, conn
+                        )
+                    )
                 }
             except DatabaseUnavailable as exc:
                 log.warning("could not renew stream leases (%s); retrying", exc)

@@ -107,7 +107,8 @@ async def sample(conn, i: int) -> dict[str, str]:
         f"SELECT match_id FROM odds WHERE market = 'handicap_points' ORDER BY match_id DESC {one}", i
     )
     s["medal_edition"] = await conn.fetchval(
-        f"SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date ORDER BY year DESC, id {one}",
+        "SELECT id FROM tournaments WHERE medals AND NOT para AND end_date < current_date "
+        f"ORDER BY year DESC, id {one}",
         i,
     )
     s["big_edition"] = await conn.fetchval(

@@ -164,7 +164,9 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
     ]
     for (kind, c), v in g1.items():
         goal = 0.70 if kind == "cached" else 0.40
-        lines.append(f"| {kind} `{CACHED}` | {c} | {spread(v)} | ≥ {goal:.2f} | {verdict(v, lambda x: x >= goal)} |")
+        lines.append(
+            f"| {kind} `{CACHED}` | {c} | {spread(v)} | ≥ {goal:.2f} | {verdict(v, lambda x, goal=goal: x >= goal)} |"
+        )
     lines += [
         "",
         "## Goal 3: cached reads, `--workers 2` against `--workers 1`",
@@ -263,7 +265,8 @@ def goal_4(url: str, n: int) -> list[str]:
         "|---|---|---|---|",
         f"| memory per stream, ours / peer | {spread(figures['memory'])} | ≤ 0.60 | "
         f"{verdict(figures['memory'], lambda x: x <= 0.6)} |",
-        f"| change p99, ours / peer | {spread(figures['p99'])} | ≤ 1.00 | {verdict(figures['p99'], lambda x: x <= 1)} |",
+        f"| change p99, ours / peer | {spread(figures['p99'])} | ≤ 1.00 "
+        f"| {verdict(figures['p99'], lambda x: x <= 1)} |",
         f"| opening all, ours / peer | {spread(figures['open'])} | ≤ 1.50 | "
         f"{verdict(figures['open'], lambda x: x <= 1.5)} |",
         f"| longest full collection of ours (ms) | {spread(figures['gc'], '{:.0f}')} | ≤ 100 | "

@@ -15,8 +15,9 @@ Measured for both: time to open all N streams, server memory per stream (worker 
 2 s after the last stream opened), the server's CPU while idle with only heartbeats (20 s), and
 the time for a change to reach every subscriber (p50/p99 over CHANGES changes 3 s apart and
 every subscriber, from the trigger to the byte arriving at each client), and the full garbage
-collections the server ran meanwhile (count, longest pause; ops/bench/gclog.py). The trigger is, for ours, the commit of the change in PostgreSQL
-(NOTIFY, LISTEN, hub, fan-out follow); for the peer, the moment the GET /publish is sent.
+collections the server ran meanwhile (count, longest pause; ops/bench/gclog.py). The trigger is,
+for ours, the commit of the change in PostgreSQL (NOTIFY, LISTEN, hub, fan-out follow); for the
+peer, the moment the GET /publish is sent.
 Clients are raw Trio sockets, so the client side stays cheap (it shares the machine's cores
 with the server all the same). A stream of ours lasts ~5 minutes: each N is measured well within that.
 Prints one Markdown table, ours and the peer side by side per N with ratios (ours / peer), and

@@ -7,8 +7,9 @@ webhook scheduler running, local webhook targets allowed), a signed-webhook rece
 127.0.0.1 and a stream reader that reconnects with Last-Event-ID. Under request load the
 database's postmaster is stopped in `immediate` mode (what kill -9 leaves: no checkpoint, every
 backend gone), left down for --down seconds and started again; then a match event is written to
-the outbox and a score change to the change log. Printed: answers by status while it was down, the longest answer, and the seconds from
-the restart to the first 200, the first stream message and the first webhook delivery.
+the outbox and a score change to the change log. Printed: answers by status while it was down,
+the longest answer, and the seconds from the restart to the first 200, the first stream message
+and the first webhook delivery.
 """
 
 from __future__ import annotations

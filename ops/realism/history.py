@@ -6,7 +6,8 @@ beside the real data and the public record (issue 25). One command:
 Measures the demo world (seed 1899, as of 2026-11-23) that ops/eval builds once into `svc_eval_demo`
 on the server of DATABASE_URL or the embedded one (`--rebuild` drops it first, so that the generator
 as it is now builds it again), or any loaded world with `--url`; the real BWF data in `svc_eval_bwf`
-(built once, as ops/realism and ops/eval do) and the record as the package ships it (svc/world/sources/data/record/, `--record`).
+(built once, as ops/realism and ops/eval do) and the record as the package ships it
+(svc/world/sources/data/record/, `--record`).
 Prints a Markdown table per section, each figure with its target and PASS or MISS, and the match
 level's summary from ops/realism; keeps the report in ops/realism/out/ (`--keep` names the file).
 

@@ -58,7 +58,8 @@ async def create_key(conn: asyncpg.Connection, *, plan: str, account: str | None
         held = await Tx(conn).fetchval(Q.access.account_upsert, name=account, plan=plan)
         if held != plan:
             raise AccountError(
-                f"account {account!r} is on plan {held!r}; change it with `python -m svc accounts plan {account} {plan}`"
+                f"account {account!r} is on plan {held!r}; "
+                f"change it with `python -m svc accounts plan {account} {plan}`"
             )
         key_id = await Tx(conn).fetchval(
             Q.access.key_insert, account=account, key_hash=key_hash(key), prefix=public_prefix(key)

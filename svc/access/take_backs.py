@@ -37,7 +37,7 @@ class TakeBacks:
 
     def owe(self, caller: Caller) -> None:
         if len(self.owed) >= MAX_OWED:
-            self._give_up("more than %d take-backs owed in this worker" % MAX_OWED)
+            self._give_up(f"more than {MAX_OWED} take-backs owed in this worker")
         self.owed.append((trio.current_time(), caller))
         self._wake.set()
 

@@ -48,7 +48,8 @@ class RatingDay:
     discipline: Discipline
     sport_class: str | None = attrs.field(
         metadata=doc(
-            "para badminton: the class (or class pair) the player is rated in, apart from able-bodied play; null otherwise"
+            "para badminton: the class (or class pair) the player is rated in, apart from able-bodied play; "
+            "null otherwise"
         )
     )
     day: dt.date = attrs.field(metadata=doc("a day the player was rated; the rating holds from the next day"))
@@ -153,7 +154,8 @@ async def ratings_plan(p: RatingsParams, db: Any, clock: Any) -> str:
     "days before). With `player`: that player's history instead, rows shaped as RatingDay "
     "(discipline, day, rating, deviation, matches, change), newest first, in one discipline or "
     "all. Para badminton is rated within its sport classes: `sport_class` gives the table of one "
-    "class (or class pair), and the table without it holds able-bodied play only. `meta.model` names the model version, its settings and its held-out accuracy and "
+    "class (or class pair), and the table without it holds able-bodied play only. `meta.model` names the "
+    "model version, its settings and its held-out accuracy and "
     "log-loss; `meta.date` is the date the ratings are as on.",
 )
 async def ratings(call: Call) -> Page:

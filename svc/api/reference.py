@@ -103,7 +103,8 @@ class CalendarEntry:
     grade: str | None = attrs.field(
         default=None,
         metadata=doc(
-            "the edition's tier or grade as its calendar gives it (Super 500, International Challenge, Future Series ...); "
+            "the edition's tier or grade as its calendar gives it "
+            "(Super 500, International Challenge, Future Series ...); "
             "null when none is held"
         ),
     )

@@ -27,7 +27,8 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK_ID)
         await conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
         )
         for old, new in RENAMED.items():
             await conn.execute("UPDATE schema_migrations SET name = $2 WHERE name = $1", old, new)

@@ -64,7 +64,9 @@ header { padding: 12px 24px; background: #1b3a4b; color: #fff; }
 header a { color: #cfe8ff; margin-right: 16px; }
 section.tables { max-width: 1100px; margin: 0 auto 48px; padding: 0 24px; }
 section.tables table { border-collapse: collapse; width: 100%; }
-section.tables td, section.tables th { border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; }
+section.tables td, section.tables th {
+  border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top;
+}
 section.tables tr:target { background: #fff3c4; }
 """
 
@@ -105,7 +107,8 @@ def _page() -> str:
         "<div id=reference></div>"
         "<section class=tables><h2 id=errors>Errors</h2>"
         f"<table><tr><th>status</th><th>code</th><th>when</th></tr>{rows}</table>"
-        f"<h2 id=plans>Plans</h2><table><tr><th>plan</th><th>calls a minute</th><th>calls a day</th></tr>{plans}</table>"
+        "<h2 id=plans>Plans</h2><table><tr><th>plan</th><th>calls a minute</th><th>calls a day</th></tr>"
+        f"{plans}</table>"
         "</section></main>"
         "<script src='/docs/assets/swagger-ui-bundle.js' charset=utf-8></script>"
         f"<script>{INIT}</script></body></html>"

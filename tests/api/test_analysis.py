@@ -32,7 +32,8 @@ async def test_seeds_counts_and_rates(client, key, db_url):
         """
         SELECT count(DISTINCT (m.tournament_id, m.discipline, m.sport_class)) AS entries,
                count(DISTINCT (m.tournament_id, m.discipline, m.sport_class)) FILTER (
-                   WHERE m.round_code = 'F' AND ((m.seed1 = 1 AND m.winner = 1) OR (m.seed2 = 1 AND m.winner = 2))) AS won
+                   WHERE m.round_code = 'F'
+                     AND ((m.seed1 = 1 AND m.winner = 1) OR (m.seed2 = 1 AND m.winner = 2))) AS won
         FROM matches m JOIN tournaments t ON t.id = m.tournament_id
         WHERE NOT t.team AND 1 IN (m.seed1, m.seed2)""",
     )[0]
@@ -129,7 +130,7 @@ async def test_deciders_extended_games_from_the_scores(client, key, db_url):
 def check_places(rows, limit):
     values = [r["value"] for r in rows]
     assert values == sorted(values, reverse=True)
-    for i, r in enumerate(rows):
+    for r in rows:
         assert r["place"] == 1 + sum(v > r["value"] for v in values) <= limit
 
 
@@ -138,7 +139,8 @@ async def test_most_titles_and_finals_from_the_finals(client, key, db_url):
         db_url,
         """
         SELECT p, count(*) AS finals, count(*) FILTER (WHERE won) AS titles FROM (
-            SELECT unnest(side1) AS p, winner = 1 AS won, m.discipline FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+            SELECT unnest(side1) AS p, winner = 1 AS won, m.discipline FROM matches m
+              JOIN tournaments t ON t.id = m.tournament_id
             WHERE m.round_code = 'F' AND m.status = 'finished' AND NOT t.team
             UNION ALL
             SELECT unnest(side2), winner = 2, m.discipline FROM matches m JOIN tournaments t ON t.id = m.tournament_id
@@ -187,11 +189,13 @@ async def test_longest_win_streak_is_unbroken(client, key, db_url):
             span = sql(
                 db_url,
                 """
-                SELECT count(*) FILTER (WHERE won) AS wins, count(*) FILTER (WHERE NOT won AND d > $2 AND d < $3) AS losses
+                SELECT count(*) FILTER (WHERE won) AS wins,
+                       count(*) FILTER (WHERE NOT won AND d > $2 AND d < $3) AS losses
                 FROM (SELECT coalesce(m.day, t.start_date) AS d,
                              (m.winner = 1 AND $1 = ANY(m.side1)) OR (m.winner = 2 AND $1 = ANY(m.side2)) AS won
                       FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-                      WHERE m.status = 'finished' AND m.outcome <> 'walkover' AND ($1 = ANY(m.side1) OR $1 = ANY(m.side2))
+                      WHERE m.status = 'finished' AND m.outcome <> 'walkover'
+                        AND ($1 = ANY(m.side1) OR $1 = ANY(m.side2))
                         AND ($4::text IS NULL OR m.discipline = $4)) s
                 WHERE d BETWEEN $2 AND $3""",
                 pid,

@@ -84,7 +84,8 @@ async def test_h2h_of_players_who_never_met(client, db_url, key):
         db_url,
         """
         SELECT a.id AS a, b.id AS b FROM players a, players b WHERE a.id < b.id AND NOT EXISTS (
-            SELECT 1 FROM matches m WHERE (a.id = ANY(m.side1) AND b.id = ANY(m.side2)) OR (b.id = ANY(m.side1) AND a.id = ANY(m.side2)))
+            SELECT 1 FROM matches m
+            WHERE (a.id = ANY(m.side1) AND b.id = ANY(m.side2)) OR (b.id = ANY(m.side1) AND a.id = ANY(m.side2)))
         ORDER BY a.id, b.id LIMIT 1""",
     )[0]
     r = await client.get("/v1/h2h", key, player1=pair["a"], player2=pair["b"])

@@ -325,7 +325,8 @@ async def test_titles_equal_the_finals_won_in_the_draws(client, db_url, key):
         finals = sql(
             db_url,
             """
-            SELECT m.id, (m.winner = 1) = ($1 = ANY(m.side1)) AS won FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+            SELECT m.id, (m.winner = 1) = ($1 = ANY(m.side1)) AS won FROM matches m
+              JOIN tournaments t ON t.id = m.tournament_id
             WHERE m.round_code = 'F' AND NOT t.team AND m.status = 'finished' AND $1 = ANY(m.side1 || m.side2)""",
             p,
         )
@@ -499,7 +500,8 @@ async def test_schedule_as_on_an_earlier_day(client, db_url, key):
         SELECT m.tournament_id, m.day, CASE m.winner WHEN 1 THEN m.side1[1] ELSE m.side2[1] END AS p
         FROM matches m JOIN tournaments t ON t.id = m.tournament_id
         WHERE m.round_code = 'F' AND NOT t.team AND m.status = 'finished' AND m.day > t.start_date
-          AND NOT EXISTS (SELECT 1 FROM matches o WHERE o.tournament_id = m.tournament_id AND o.day = m.day AND o.id <> m.id
+          AND NOT EXISTS (SELECT 1 FROM matches o WHERE o.tournament_id = m.tournament_id AND o.day = m.day
+            AND o.id <> m.id
                           AND (CASE m.winner WHEN 1 THEN m.side1[1] ELSE m.side2[1] END) = ANY(o.side1 || o.side2))
         ORDER BY m.day DESC, m.id LIMIT 1""",
     )[0]

@@ -212,7 +212,7 @@ async def test_head_to_head_counts_the_meetings_of_the_files(real):
         meetings[pair] += 1
         if r["winner"] in ("1", "2"):
             wins[(pair, a if r["winner"] == "1" else b)] += 1
-    for _year, discipline, (gold,), (silver,) in (f for f in record_finals() if f[1] == "MS"):  # World finals
+    for _year, _discipline, (gold,), (silver,) in (f for f in record_finals() if f[1] == "MS"):  # World finals
         pair = tuple(sorted((person(*gold), person(*silver))))
         if pair in meetings:  # two players of the files who also met in a World final
             meetings[pair] += 1

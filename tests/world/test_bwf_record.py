@@ -107,9 +107,12 @@ def test_a_faulty_record_is_reported_row_by_row(tmp_path):
                 header,
                 "1977,1977-12-31,mens_singles,Men's singles,men,1,gold,athlete,Flemming Delfs,Denmark",
                 "1977,1977-12-31,mens_singles,Men's singles,men,2,silver,athlete,Svend Pri,Denmark",
-                "1977,1977-12-31,mens_singles,Men's singles,men,3,bronze,athlete,Iie Sumirat,Atlantis",  # unknown country
-                "1977,1977-12-31,mens_doubles,Men's doubles,men,1,gold,team,Tjun Tjun,Indonesia",  # one player for a pair
-                "1977,1977-12-31,mens_doubles,Men's doubles,men,2,silver,team,Ade Chandra / Christian Hadinata,Indonesia",
+                # unknown country
+                "1977,1977-12-31,mens_singles,Men's singles,men,3,bronze,athlete,Iie Sumirat,Atlantis",
+                # one player for a pair
+                "1977,1977-12-31,mens_doubles,Men's doubles,men,1,gold,team,Tjun Tjun,Indonesia",
+                "1977,1977-12-31,mens_doubles,Men's doubles,men,2,silver,team,"
+                "Ade Chandra / Christian Hadinata,Indonesia",
                 "1977,1977-12-31,womens_singles,Women's singles,women,1,gold,athlete,Lene Køppen",  # a value short
                 "",
             ]
@@ -121,8 +124,10 @@ def test_a_faulty_record_is_reported_row_by_row(tmp_path):
             [
                 "competition_id,competition_name,year,event_date,discipline_key,discipline_name,gender,rank,"
                 "participant_type,participant_name,country_name,country_code,source_url",
-                "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,1,team,Malaya,Malaya,MAL,x",
-                "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,2,team,Denmark,Denmark,DNK,x",
+                "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,1,team,"
+                "Malaya,Malaya,MAL,x",
+                "bwf_thomas_cup,BWF Thomas Cup,1955,1955-12-31,badminton-team,Badminton Team,men,2,team,"
+                "Denmark,Denmark,DNK,x",
                 "",
             ]
         ),

@@ -171,7 +171,7 @@ def test_rallies_have_the_rule_of_service(built):
     for r in table(out, "rallies"):
         by_match[r["match_id"]].append(r)
     assert by_match
-    for match_id, rallies in by_match.items():
+    for rallies in by_match.values():
         rallies.sort(key=lambda r: (int(r["game"]), int(r["rally"])))
         for prev, this in zip(rallies, rallies[1:]):
             if this["game"] == prev["game"]:

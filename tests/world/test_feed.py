@@ -120,7 +120,8 @@ def test_next_round_is_drawn_from_the_winners(played):
                b.winner AS wb, b.side1 AS b1, b.side2 AS b2, b.end_at AS eb
         FROM matches n
         JOIN matches a ON a.tournament_id = n.tournament_id AND a.discipline = n.discipline
-             AND a.sport_class IS NOT DISTINCT FROM n.sport_class AND a.tie_id IS NULL AND a.position = 2 * n.position - 1
+             AND a.sport_class IS NOT DISTINCT FROM n.sport_class AND a.tie_id IS NULL
+               AND a.position = 2 * n.position - 1
         JOIN matches b ON b.tournament_id = n.tournament_id AND b.discipline = n.discipline
              AND b.sport_class IS NOT DISTINCT FROM n.sport_class AND b.tie_id IS NULL AND b.position = 2 * n.position
         WHERE n.tie_id IS NULL AND a.round_code = b.round_code

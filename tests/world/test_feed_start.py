@@ -30,7 +30,7 @@ def test_a_world_generated_at_a_moment_is_as_of_that_moment(tmp_path):
     assert meta["as_of"] == TODAY.isoformat() and world_now(meta, TODAY) == at
     with open(tmp_path / "matches.csv", encoding="utf-8") as f:
         rows = [r for r in csv.DictReader(f) if r["status"] != "finished" or (r["end_at"] and r["end_at"] > "2026")]
-    when = lambda s: dt.datetime.fromisoformat(s)
+    when = dt.datetime.fromisoformat
     live = [r for r in rows if r["status"] == "live"]
     scheduled = [r for r in rows if r["status"] == "scheduled"]
     assert scheduled and all(when(r["start_at"]) > at for r in scheduled)

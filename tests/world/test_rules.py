@@ -508,10 +508,13 @@ def test_tiny_has_one_of_everything(tiny: World) -> None:
         for d, m in days
         if not engine.era_rules("WS", d).rally_point
     )
-    set_game = lambda d, m: any(
-        max(a, b) in (17, 18, 12, 13) and not engine.era_rules(m["discipline"], d).rally_point
-        for a, b in zip(m["G1"], m["G2"])
-    )
+
+    def set_game(d, m):
+        return any(
+            max(a, b) in (17, 18, 12, 13) and not engine.era_rules(m["discipline"], d).rally_point
+            for a, b in zip(m["G1"], m["G2"])
+        )
+
     assert any(set_game(d, m) for d, m in days)
     outcomes = {m["outcome"] for m in ms}
     assert {"played", "walkover", "retired"} <= outcomes

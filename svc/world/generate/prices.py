@@ -62,7 +62,10 @@ def odds_rows(rng: random.Random, m: Match) -> list[tuple]:
     settled = m.status == "finished"
     open_view = logit + rng.gauss(0, 0.35)
     close_view = logit + rng.gauss(0, 0.12) if settled else open_view
-    sig = lambda x: 1 / (1 + math.exp(-x))
+
+    def sig(x: float) -> float:
+        return 1 / (1 + math.exp(-x))
+
     rows = []
     points_per_game = 36.0 if m.rules.rally_point else 24.0
     exp_games = 2 + 2 * pg * (1 - pg)

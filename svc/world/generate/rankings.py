@@ -89,7 +89,7 @@ def write_rankings(
         add_i = 0
         per_entry: dict[tuple, list[tuple[dt.date, int]]] = {}
         totals: dict[tuple, int] = {}
-        for wi, week in enumerate(weeks):
+        for week in weeks:
             changed = set()
             while add_i < len(rs) and rs[add_i][0] < week:
                 date, _d, entry, pts = rs[add_i]
@@ -114,7 +114,10 @@ def write_rankings(
             full = week >= FULL_LISTS_FROM
             if not full and week > TOP_LISTS_UNTIL:
                 continue
-            key = lambda e: (-totals[e], [p.idx for p in e])
+
+            def key(e: tuple, totals: dict[tuple, int] = totals) -> tuple:
+                return (-totals[e], [p.idx for p in e])
+
             if full:
                 ranked = sorted(totals, key=key)
             else:

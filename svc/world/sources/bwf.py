@@ -78,7 +78,7 @@ class Builder:
         self.people: dict[str, Person] = {}
         self.identities = Identities()
         self.held_ids: dict[str, str] = {}  # person group key -> the id already held
-        for pid, name, country in held:
+        for _pid, name, country in held:
             self.identities.add(name, country)
         for pid, name, country in held:
             self.held_ids.setdefault(self.identities.key(name, country), pid)
