@@ -59,7 +59,7 @@ class ResultsParams(Paging):
 async def results_plan(p: ResultsParams, db: Database, clock: Clock) -> str:
     today = clock.today()
     if p.date > today:
-        raise invalid(f"parameter `date` ({p.date}) is after today ({today}); nothing has finished yet")
+        raise invalid(f"parameter `date` ({p.date}) is after today ({today}); nothing has finished yet", "date")
     return "free" if p.date >= today - dt.timedelta(days=1) else "archive"
 
 

@@ -39,7 +39,7 @@ class H2HParams:
 async def h2h_plan(p: H2HParams, db: Any, clock: Any) -> str:
     # Checked before the call is counted: a 422 is never counted.
     if p.player1 == p.player2:
-        raise invalid("parameter `player2` is the same player as `player1`; give two different players")
+        raise invalid("parameter `player2` is the same player as `player1`; give two different players", "player2")
     return "archive"
 
 

@@ -79,9 +79,9 @@ async def matches(call: Call) -> Page:
     )
     if not rows:
         if p.player and not await call.db.fetchval(Q.players.exists, id=p.player):
-            raise invalid(f"parameter `player`: no player with id {p.player}")
+            raise invalid(f"parameter `player`: no player with id {p.player}", "player")
         if p.tournament and not await call.db.fetchval(Q.tournaments.exists, id=p.tournament):
-            raise invalid(f"parameter `tournament`: no edition with id {p.tournament}")
+            raise invalid(f"parameter `tournament`: no edition with id {p.tournament}", "tournament")
         await check_series(call, p.series)
     return call.page(rows, lambda r: draw_match_from_row(r, with_odds=call.sees_odds))
 

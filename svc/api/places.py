@@ -33,7 +33,7 @@ def country_param(doc_text: str = "IOC code (three letters); capitals do not mat
 async def check_country(call: Call, code: str | None) -> None:
     """A filter naming a country we do not hold answers 422 (asked only when a list is empty)."""
     if code and not await call.db.fetchval(Q.places.country_exists, code=code):
-        raise invalid(f"parameter `country`: no country with code {code!r}; see /v1/countries")
+        raise invalid(f"parameter `country`: no country with code {code!r}; see /v1/countries", "country")
 
 
 # -- /v1/countries/{code} ----------------------------------------------------------------

@@ -124,19 +124,21 @@ def legal_game(a: int, b: int, rally: bool) -> bool:
 def parse_games(text: str, day: dt.date) -> tuple[int, int, int, int]:
     m = _GAMES.match(text)
     if m is None:
-        raise bad_request(f"parameter `games` ({text!r}) is not two game scores a-b,a-b")
+        raise bad_request(f"parameter `games` ({text!r}) is not two game scores a-b,a-b", "games")
     a1, b1, a2, b2 = (int(x) for x in m.groups())
     rally = day >= RALLY_SCORING_FROM
     for a, b in ((a1, b1), (a2, b2)):
         if not legal_game(a, b, rally):
             raise invalid(
                 f"parameter `games`: {a}-{b} is not the score of a finished game"
-                + (" (21 points, two clear, at most 30-29)" if rally else "")
+                + (" (21 points, two clear, at most 30-29)" if rally else ""),
+                "games",
             )
     if (a1 > b1) == (a2 > b2):
         raise invalid(
             f"parameter `games` ({text}) is not one game all: side 1 won "
-            f"{'both' if a1 > b1 else 'neither'} of the first two games"
+            f"{'both' if a1 > b1 else 'neither'} of the first two games",
+            "games",
         )
     return a1, b1, a2, b2
 
@@ -148,12 +150,13 @@ async def predict_plan(p: PredictParams, db: Any, clock: Any) -> str:
         raise invalid("the same player is named twice; the sides need different players")
     if (p.partner1 is None) != (p.partner2 is None):
         missing = "partner2" if p.partner2 is None else "partner1"
-        raise invalid(f"parameter `{missing}` is missing: doubles need a partner on both sides")
+        raise invalid(f"parameter `{missing}` is missing: doubles need a partner on both sides", missing)
     doubles = p.partner1 is not None
     if p.discipline is not None and (p.discipline in ("MD", "WD", "XD")) != doubles:
         raise invalid(
             f"parameter `discipline` ({p.discipline}) is {'doubles' if p.discipline[1] == 'D' else 'singles'} "
-            f"but {'partners are' if doubles else 'no partners are'} given"
+            f"but {'partners are' if doubles else 'no partners are'} given",
+            "discipline",
         )
     if p.games is not None:
         parse_games(p.games, p.date or clock.today())
@@ -177,7 +180,8 @@ def _discipline(given: str | None, side1: list[Any], side2: list[Any]) -> str:
         if genders[0] != wanted[given] or genders[1] != wanted[given]:
             raise invalid(
                 f"parameter `discipline` ({given}) does not fit the players' genders "
-                f"({'/'.join(genders[0])} against {'/'.join(genders[1])})"
+                f"({'/'.join(genders[0])} against {'/'.join(genders[1])})",
+                "discipline",
             )
         return given
     for code, want in wanted.items():
@@ -221,7 +225,7 @@ async def predict(call: Call) -> Answer:
         if pid is not None and pid not in found:
             raise not_found(f"no player with id {pid} (parameter `{name}`)")
     if p.host is not None and not await call.db.fetchval(Q.places.country_exists, code=p.host):
-        raise invalid(f"parameter `host` ({p.host}) is not a known IOC country code")
+        raise invalid(f"parameter `host` ({p.host}) is not a known IOC country code", "host")
     discipline = _discipline(p.discipline, [found[x] for x in side_ids[0]], [found[x] for x in side_ids[1]])
     model = await served_model(call)
     if model is None:

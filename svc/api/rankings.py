@@ -65,9 +65,9 @@ def _check_day(name: str, day: dt.date | None, earliest: dt.date, today: dt.date
     if day is None:
         return
     if day < earliest:
-        raise invalid(f"parameter `{name}` ({day}) is before {earliest}, the first day served")
+        raise invalid(f"parameter `{name}` ({day}) is before {earliest}, the first day served", name)
     if day > today:
-        raise invalid(f"parameter `{name}` ({day}) is after today ({today}); no list is in force yet")
+        raise invalid(f"parameter `{name}` ({day}) is after today ({today}); no list is in force yet", name)
 
 
 @attrs.frozen

@@ -128,12 +128,15 @@ async def ratings_plan(p: RatingsParams, db: Any, clock: Any) -> str:
     # Checked before the call is counted: a 400 or 422 is never counted.
     if p.player is None and p.discipline is None:
         raise bad_request(
-            "parameter `discipline` is required for the table (or give `player` for one player's history)"
+            "parameter `discipline` is required for the table (or give `player` for one player's history)",
+            "discipline",
         )
     if p.sport_class is not None and p.discipline is None:
-        raise bad_request("parameter `sport_class` needs `discipline` (a class is rated within a discipline)")
+        raise bad_request(
+            "parameter `sport_class` needs `discipline` (a class is rated within a discipline)", "sport_class"
+        )
     if p.date is not None and p.date > clock.today():
-        raise invalid(f"parameter `date` ({p.date}) is after today ({clock.today()})")
+        raise invalid(f"parameter `date` ({p.date}) is after today ({clock.today()})", "date")
     return "archive"
 
 

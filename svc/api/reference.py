@@ -20,7 +20,7 @@ SLUG = r"^[a-z0-9-]{1,60}$"  # series slugs as /v1/series lists them
 async def check_series(call: Call, slug: str | None) -> None:
     """A `series` filter naming no series answers 422 (asked only when a list is empty)."""
     if slug and not await call.db.fetchval(Q.reference.series_exists, slug=slug):
-        raise invalid(f"parameter `series`: no series {slug!r}; see /v1/series")
+        raise invalid(f"parameter `series`: no series {slug!r}; see /v1/series", "series")
 
 
 @attrs.frozen

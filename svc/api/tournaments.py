@@ -338,7 +338,9 @@ async def champions(call: Call) -> Answer:
         raise not_found(f"no series {p.slug!r}; see /v1/series")
     if s["team"]:
         if p.discipline:
-            raise invalid(f"parameter `discipline`: {s['name']} is a team event; its champions are nations")
+            raise invalid(
+                f"parameter `discipline`: {s['name']} is a team event; its champions are nations", "discipline"
+            )
         rows = await call.db.fetch(Q.tournaments.team_champions, series=p.slug)
         team_entries = [
             RollEntry(
@@ -431,12 +433,13 @@ async def draw(call: Call) -> Answer:
     wanted = None
     if p.sport_class:
         if not facts["para"]:
-            raise invalid(f"parameter `sport_class`: {p.id} is not a para-badminton edition")
+            raise invalid(f"parameter `sport_class`: {p.id} is not a para-badminton edition", "sport_class")
         wanted = class_variants(p.sport_class)
         if not set(wanted) & set(classes):
             raise invalid(
                 f"parameter `sport_class`: {p.sport_class} has no {p.discipline} draw here; "
-                f"classes: {', '.join(classes) or 'none'}"
+                f"classes: {', '.join(classes) or 'none'}",
+                "sport_class",
             )
     rows = await call.db.fetch(Q.tournaments.draw, id=p.id, discipline=p.discipline, classes=wanted)
     data = [draw_match_from_row(r, with_odds=call.sees_odds) for r in rows]
@@ -488,7 +491,9 @@ async def ties(call: Call) -> Answer:
         raise not_found(f"no edition with id {p.id}")
     stages = list(rows[0]["stages"])
     if p.stage and rows[0]["id"] is None:
-        raise invalid(f"parameter `stage`: no stage {p.stage!r} here; stages: {', '.join(stages) or 'none'}")
+        raise invalid(
+            f"parameter `stage`: no stage {p.stage!r} here; stages: {', '.join(stages) or 'none'}", "stage"
+        )
     tie_rows = [r for r in rows if r["id"] is not None]
     by_tie: dict[str, list[DrawMatch]] = {r["id"]: [] for r in tie_rows}
     if tie_rows:

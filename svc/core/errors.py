@@ -1,4 +1,5 @@
-"""Every failure is one of these codes, answered as {"error": {code, message, docs}}.
+"""Every failure is one of these codes, answered as {"error": {code, message, docs}}, plus
+`param` when one query or path parameter caused it (as Stripe's errors name theirs).
 
 The table here is also what /docs shows and what the OpenAPI description lists.
 """
@@ -25,7 +26,7 @@ ERRORS = {
             "bad_request",
             "The request cannot be read: a key in the query string (even a valid one), "
             "a missing required parameter, an unknown or repeated parameter, a value of the wrong type, "
-            "a malformed date, id or cursor. The message names the parameter.",
+            "a malformed date, id or cursor. The message names the parameter, and error.param holds its name.",
         ),
         ErrorKind(
             401, "unauthorized", "No key was sent, the key is unknown, or it was replaced. The message says which."
@@ -42,7 +43,8 @@ ERRORS = {
             422,
             "invalid_parameter",
             "A well-formed value that is not acceptable: out of range, not in the "
-            "vocabulary, `from` after `to`, a page past the last one. The message names the parameter.",
+            "vocabulary, `from` after `to`, a page past the last one. The message names the parameter, "
+            "and error.param holds its name.",
         ),
         ErrorKind(
             429, "rate_limited", "Too many calls this minute; Retry-After gives the seconds to wait. Not counted."
@@ -72,13 +74,20 @@ class ApiError(Exception):
     """Raised anywhere on the request path; the app turns it into the JSON error answer."""
 
     def __init__(
-        self, code: str, message: str, *, extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+        self,
+        code: str,
+        message: str,
+        *,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        param: str | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = ERRORS[code]
         self.message = message
         self.extra = extra or {}
         self.headers = headers or {}
+        self.param = param  # the parameter's name on the wire, when one parameter caused the error
 
     @property
     def status(self) -> int:
@@ -90,17 +99,18 @@ class ApiError(Exception):
                 "code": self.kind.code,
                 "message": self.message,
                 "docs": f"{docs_base}#{self.kind.code}",
+                **({"param": self.param} if self.param else {}),
                 **self.extra,
             }
         }
 
 
-def bad_request(message: str) -> ApiError:
-    return ApiError("bad_request", message)
+def bad_request(message: str, param: str | None = None) -> ApiError:
+    return ApiError("bad_request", message, param=param)
 
 
-def invalid(message: str) -> ApiError:
-    return ApiError("invalid_parameter", message)
+def invalid(message: str, param: str | None = None) -> ApiError:
+    return ApiError("invalid_parameter", message, param=param)
 
 
 def not_found(message: str) -> ApiError:

@@ -144,6 +144,11 @@ def build(
                         "docs": {"type": "string", "format": "uri"},
                         "plan": {"enum": list(PLANS), "description": "on upgrade_required: the plan that has it"},
                         "resets_at": {"type": "string", "format": "date-time", "description": "on quota_exceeded"},
+                        "param": {
+                            "type": "string",
+                            "description": "on bad_request and invalid_parameter caused by one query or path "
+                            "parameter: its name as sent",
+                        },
                     },
                 }
             },

@@ -52,7 +52,7 @@ def page_of(
     """A Page from rows of a statement that selects `total` (the size of the whole list) beside
     each row of the page asked for, or of one whose `total` was counted apart."""
     if not rows and offset > 0:
-        raise invalid("parameter `page` (or `cursor`) is past the last page")
+        raise invalid("parameter `page` (or `cursor`) is past the last page", "page")
     if total is None:
         total = rows[0]["total"] if rows else 0
     return Page([shape(r) for r in rows], total, meta or {})
@@ -81,7 +81,7 @@ def meta(page: Page, at: Window) -> dict[str, Any]:
     422 for a page past the last."""
     per_page = at.limit
     if at.offset >= page.total and at.offset > 0:
-        raise invalid(f"parameter `page` is past the last page ({max(1, -(-page.total // per_page))})")
+        raise invalid(f"parameter `page` is past the last page ({max(1, -(-page.total // per_page))})", "page")
     out: dict[str, Any] = {
         "page": at.offset // per_page + 1,
         "per_page": per_page,
@@ -111,9 +111,11 @@ def _decode_cursor(cursor: str, fp: str) -> int:
         if not isinstance(offset, int) or offset < 0 or not isinstance(their_fp, str):
             raise ValueError
     except (ValueError, TypeError, KeyError, orjson.JSONDecodeError):
-        raise bad_request("parameter `cursor` is not one this service made; pass meta.next_cursor unchanged") from None
+        raise bad_request(
+            "parameter `cursor` is not one this service made; pass meta.next_cursor unchanged", "cursor"
+        ) from None
     if their_fp != fp:
         raise bad_request(
-            "parameter `cursor` belongs to a list with other filters; keep the same parameters while paging"
+            "parameter `cursor` belongs to a list with other filters; keep the same parameters while paging", "cursor"
         )
     return offset

@@ -40,6 +40,7 @@ class ParamInfo:
     pattern: str | None = None  # a regex the raw text must match (400 otherwise)
     upper: bool = False  # normalise to capitals (IOC codes, disciplines)
     wire: str | None = None  # the name on the wire when it is a Python keyword (from -> from_)
+    year: bool = False  # a year (from, to, year): a date given instead is told apart from other text
 
 
 def param(doc: str, *, default: Any = None, **info: Any) -> Any:
@@ -75,7 +76,18 @@ def class_variants(sport_class: str) -> list[str]:
 
 
 def year_param(doc: str, **info: Any) -> Any:
-    return param(doc, minimum=MIN_YEAR, maximum=MAX_YEAR, **info)
+    """A year parameter (interface.md: integers of at least 1899); a date is refused as one."""
+    return param(f"{doc} A year such as 2019, not a date.", minimum=MIN_YEAR, maximum=MAX_YEAR, year=True, **info)
+
+
+# What a newcomer sends for a year: a day or a month (2019-05-01, 2019-05, 2019/05/01).
+_DATE_LIKE = re.compile(r"[0-9]{4}[-/.][0-9]{1,2}([-/.][0-9]{1,2})?")
+
+
+def _not_a_year(name: str, raw: str) -> str:
+    if _DATE_LIKE.fullmatch(raw):
+        return f"parameter `{name}` must be a year such as {raw[:4]}, not a date ({raw!r}): it takes whole years"
+    return f"parameter `{name}` must be a year such as 2019, not {raw!r}"
 
 
 @attrs.frozen
@@ -106,43 +118,44 @@ _UNREADABLE = re.compile(
 
 def _convert(name: str, raw: str, info: ParamInfo, tp: Any) -> Any:
     if raw == "":
-        raise bad_request(f"parameter `{name}` is empty; give a value or leave it out")
+        raise bad_request(f"parameter `{name}` is empty; give a value or leave it out", name)
     if _UNREADABLE.search(raw):
-        raise bad_request(f"parameter `{name}` holds control characters or bytes that are not UTF-8")
+        raise bad_request(f"parameter `{name}` holds control characters or bytes that are not UTF-8", name)
     if info.pattern and not re.match(info.pattern, raw):
-        raise bad_request(f"parameter `{name}` is malformed: {raw!r}")
+        raise bad_request(f"parameter `{name}` is malformed: {raw!r}", name)
     if tp is int:
         if not re.fullmatch(r"[+-]?[0-9]{1,9}", raw):
-            raise bad_request(f"parameter `{name}` must be a whole number, not {raw!r}")
+            whole = f"parameter `{name}` must be a whole number, not {raw!r}"
+            raise bad_request(_not_a_year(name, raw) if info.year else whole, name)
         value: Any = int(raw)
         if info.minimum is not None and value < info.minimum or info.maximum is not None and value > info.maximum:
-            raise invalid(f"parameter `{name}` must be between {info.minimum} and {info.maximum}, not {value}")
+            raise invalid(f"parameter `{name}` must be between {info.minimum} and {info.maximum}, not {value}", name)
         return value
     if tp is float:
         if not re.fullmatch(r"[+-]?[0-9]{1,6}(\.[0-9]{1,6})?", raw):
-            raise bad_request(f"parameter `{name}` must be a decimal number like 1.5, not {raw!r}")
+            raise bad_request(f"parameter `{name}` must be a decimal number like 1.5, not {raw!r}", name)
         value = float(raw)
         if info.minimum is not None and value < info.minimum or info.maximum is not None and value > info.maximum:
-            raise invalid(f"parameter `{name}` must be between {info.minimum} and {info.maximum}, not {value}")
+            raise invalid(f"parameter `{name}` must be between {info.minimum} and {info.maximum}, not {value}", name)
         return value
     if tp is bool:
         if raw not in ("true", "false"):
-            raise bad_request(f"parameter `{name}` must be true or false, not {raw!r}")
+            raise bad_request(f"parameter `{name}` must be true or false, not {raw!r}", name)
         return raw == "true"
     if tp is dt.date:
         if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", raw):
-            raise bad_request(f"parameter `{name}` must be a date written YYYY-MM-DD, not {raw!r}")
+            raise bad_request(f"parameter `{name}` must be a date written YYYY-MM-DD, not {raw!r}", name)
         try:
             return dt.date.fromisoformat(raw)
         except ValueError:
-            raise bad_request(f"parameter `{name}` is not a real day: {raw!r}") from None
+            raise bad_request(f"parameter `{name}` is not a real day: {raw!r}", name) from None
     value = raw.upper() if info.upper else raw
     if info.prefix and not (value.startswith(info.prefix) and re.fullmatch(r"[a-z]+_[A-Za-z0-9-]{1,64}", value)):
-        raise bad_request(f"parameter `{name}` must be an id starting with {info.prefix}, not {raw!r}")
+        raise bad_request(f"parameter `{name}` must be an id starting with {info.prefix}, not {raw!r}", name)
     if info.enum and value not in info.enum:
-        raise invalid(f"parameter `{name}` must be one of {', '.join(info.enum)}, not {raw!r}")
+        raise invalid(f"parameter `{name}` must be one of {', '.join(info.enum)}, not {raw!r}", name)
     if len(value) > 200:
-        raise invalid(f"parameter `{name}` is longer than 200 characters")
+        raise invalid(f"parameter `{name}` is longer than 200 characters", name)
     return value
 
 
@@ -153,15 +166,15 @@ def parse(cls: type, query: Mapping[str, list[str]], path: Mapping[str, str]) ->
     unknown = sorted(set(query) - query_names)
     if unknown:
         known = ", ".join(sorted(query_names)) or "none"
-        raise bad_request(f"unknown parameter `{unknown[0]}`; this endpoint takes: {known}")
+        raise bad_request(f"unknown parameter `{unknown[0]}`; this endpoint takes: {known}", unknown[0])
     values: dict[str, Any] = {}
     for wire, field, info, tp in declared:
         raws = [path[wire]] if info.location == "path" else query.get(wire, [])
         if len(raws) > 1:
-            raise bad_request(f"parameter `{wire}` is given more than once")
+            raise bad_request(f"parameter `{wire}` is given more than once", wire)
         if not raws:
             if info.required:
-                raise bad_request(f"parameter `{wire}` is required")
+                raise bad_request(f"parameter `{wire}` is required", wire)
             continue
         values[field.name] = _convert(wire, raws[0], info, tp)
     return cls(**values)
@@ -170,7 +183,7 @@ def parse(cls: type, query: Mapping[str, list[str]], path: Mapping[str, str]) ->
 def check_range(p: Any, low: str = "from_", high: str = "to") -> None:
     a, b = getattr(p, low), getattr(p, high)
     if a is not None and b is not None and a > b:
-        raise invalid(f"parameter `{low.rstrip('_')}` ({a}) is after `{high}` ({b})")
+        raise invalid(f"parameter `{low.rstrip('_')}` ({a}) is after `{high}` ({b})", low.rstrip("_"))
 
 
 def openapi_parameters(cls: type) -> list[dict[str, Any]]:

@@ -54,6 +54,8 @@ async def test_bad_input_gets_a_clear_error(client, key, path, params, status, n
     error = r.json_body["error"]
     assert error["code"] == {400: "bad_request", 404: "not_found", 422: "invalid_parameter"}[status]
     assert named in error["message"]
+    # like Stripe's errors: the parameter that caused a 400 or 422 by name, for a program to act on
+    assert error.get("param") == (named if status != 404 else None)
     assert "X-RateLimit-Remaining" in r.headers
 
 
