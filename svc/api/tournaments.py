@@ -491,9 +491,7 @@ async def ties(call: Call) -> Answer:
         raise not_found(f"no edition with id {p.id}")
     stages = list(rows[0]["stages"])
     if p.stage and rows[0]["id"] is None:
-        raise invalid(
-            f"parameter `stage`: no stage {p.stage!r} here; stages: {', '.join(stages) or 'none'}", "stage"
-        )
+        raise invalid(f"parameter `stage`: no stage {p.stage!r} here; stages: {', '.join(stages) or 'none'}", "stage")
     tie_rows = [r for r in rows if r["id"] is not None]
     by_tie: dict[str, list[DrawMatch]] = {r["id"]: [] for r in tie_rows}
     if tie_rows:
