@@ -48,7 +48,7 @@ async def record(
     then the NOTIFY. Returns the change's seq."""
     if kind not in KINDS:
         raise ValueError(f"unknown change kind {kind!r}")
-    seq = await tx.fetchval(
+    seq: int = await tx.fetchval(
         Q.changelog.change_insert, match_id=match_id, discipline=discipline, kind=kind, created_at=at, payload=change
     )
     if kind in OUTBOX_TYPE:
@@ -69,7 +69,8 @@ async def record(
 # -- reading: the live stream (Trio side) ------------------------------------------------
 async def newest_seq(db: Database) -> int:
     """The newest change's seq, 0 when there is none."""
-    return await db.fetchval(Q.changelog.changes_newest)
+    newest: int = await db.fetchval(Q.changelog.changes_newest)
+    return newest
 
 
 async def changes_after(
@@ -84,7 +85,8 @@ async def changes_after(
 
 async def oldest_after(db: Database, after: int) -> dt.datetime | None:
     """When the first change after `after` was made; None when there is none."""
-    return await db.fetchval(Q.changelog.changes_oldest_after, after=after)
+    made: dt.datetime | None = await db.fetchval(Q.changelog.changes_oldest_after, after=after)
+    return made
 
 
 async def replay(db: Database, *, after: int, upto: int, discipline: str | None, limit: int) -> list[asyncpg.Record]:
@@ -100,4 +102,5 @@ async def event_seqs_after(tx: Tx, after: int, limit: int) -> list[int]:
 
 async def newest_event_seq(tx: Tx) -> int:
     """The highest seq in the outbox, 0 when it is empty."""
-    return await tx.fetchval(Q.changelog.events_newest)
+    newest: int = await tx.fetchval(Q.changelog.events_newest)
+    return newest

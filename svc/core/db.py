@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 import asyncpg
 import orjson
@@ -39,11 +39,12 @@ import trio
 
 from svc.core import metrics
 from svc.core.sqlfiles import Statement
-from svc.core.sqlrun import Tx, fetch_planned_anew
+from svc.core.sqlrun import Connection, Tx, fetch_planned_anew
 
 log = logging.getLogger("svc.core.db")
 T = TypeVar("T")
 P = ParamSpec("P")
+G = TypeVar("G", bound=Hashable)  # a Batched statement's group (see Batched)
 
 
 # Session settings of the serving pool. No parallel workers: the API runs small statements, one
@@ -104,7 +105,7 @@ class Database:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._pool: asyncpg.Pool | None = None
-        self._batched: dict[str, Batched] = {}
+        self._batched: dict[str, Batched[Any]] = {}
 
     # -- lifecycle -------------------------------------------------------------
     async def open(self) -> None:
@@ -202,13 +203,13 @@ class Database:
         connection: all of it commits or none of it. The one way for Trio code to run several
         statements together; `work` awaits asyncpg only (svc.core.sqlrun)."""
 
-        async def in_tx(conn: asyncpg.Connection) -> T:
+        async def in_tx(conn: Connection) -> T:
             async with conn.transaction():
                 return await work(Tx(conn), *args, **kwargs)
 
         return await self.run(in_tx)
 
-    async def run(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+    async def run(self, work: Callable[[Connection], Awaitable[T]]) -> T:
         """`work(conn)` on one plain pooled connection, no transaction of ours around it: for
         asyncio code written against asyncpg itself, which manages its own transactions (the
         CLI's `prepare_database`: migrations, then the plans). Service code uses `transaction`."""
@@ -268,10 +269,10 @@ class Database:
     def batched(
         self,
         stmt: Statement,
-        params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]],
+        params_of: Callable[[G, list[dict[str, Any]]], dict[str, Any]],
         *,
-        alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None,
-    ) -> Batched:
+        alone: tuple[Statement, Callable[[G, dict[str, Any]], dict[str, Any]]] | None = None,
+    ) -> Batched[G]:
         """`stmt` run once for every caller waiting (see Batched); one per statement and Database."""
         got = self._batched.get(stmt.name)
         if got is None:
@@ -317,7 +318,7 @@ class DedicatedConnection:
         await self._db._call(listen)
 
 
-class Batched:
+class Batched(Generic[G]):
     """One statement run for many callers at once, as a database groups commits: a caller that
     arrives while the statement runs waits for the next run, which takes every caller waiting by
     then. One round trip per run instead of one per caller, and never more than one run in flight
@@ -334,18 +335,18 @@ class Batched:
         self,
         db: Database,
         stmt: Statement,
-        params_of: Callable[[Hashable, list[dict[str, Any]]], dict[str, Any]],
-        alone: tuple[Statement, Callable[[Hashable, dict[str, Any]], dict[str, Any]]] | None = None,
+        params_of: Callable[[G, list[dict[str, Any]]], dict[str, Any]],
+        alone: tuple[Statement, Callable[[G, dict[str, Any]], dict[str, Any]]] | None = None,
     ) -> None:
         self._db, self._stmt, self._params_of, self._alone = db, stmt, params_of, alone
-        self._waiting: dict[Hashable, list[tuple[dict[str, Any], asyncio.Future[asyncpg.Record | None]]]] = {}
+        self._waiting: dict[G, list[tuple[dict[str, Any], asyncio.Future[asyncpg.Record | None]]]] = {}
         self._running: asyncio.Task[None] | None = None
 
-    async def fetchrow(self, group: Hashable, **item: Any) -> asyncpg.Record | None:
+    async def fetchrow(self, group: G, **item: Any) -> asyncpg.Record | None:
         return await self._db._call(lambda: self._wait(group, item))
 
-    async def _wait(self, group: Hashable, item: dict[str, Any]) -> asyncpg.Record | None:
-        future = asyncio.get_running_loop().create_future()
+    async def _wait(self, group: G, item: dict[str, Any]) -> asyncpg.Record | None:
+        future: asyncio.Future[asyncpg.Record | None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(group, []).append((item, future))
         if self._running is None:
             self._running = asyncio.get_running_loop().create_task(self._run())

@@ -107,7 +107,7 @@ def setup_logging(level: str = "INFO", form: str = "text", *, background: bool =
     handler: logging.Handler = logging.StreamHandler()
     handler.setFormatter(JsonLines() if form == "json" else TextLines())
     if background:
-        records: queue.SimpleQueue = queue.SimpleQueue()
+        records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
         listener = logging.handlers.QueueListener(records, handler, respect_handler_level=True)
         listener.start()
         atexit.register(listener.stop)  # what is queued is written before the process ends

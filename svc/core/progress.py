@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Never, TextIO
 
 from tqdm import tqdm
 
@@ -26,7 +26,7 @@ class ProgressBar:
         self.live = stream.isatty() if live is None else live
         self.started = time.monotonic()
         self.step = ""
-        self.bar: tqdm | None = None
+        self.bar: tqdm[Never] | None = None  # a bar we update by hand, over no iterable
         self.last_line = 0.0
         self.done = self.total = 0
 

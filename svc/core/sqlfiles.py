@@ -72,30 +72,42 @@ def _compile(name: str, body: str, source: str) -> Statement:
     )
 
 
-class Queries:
-    """One folder of svc/sql/queries as a namespace: statements by name with dashes as
-    underscores, sub-folders as nested namespaces (Q.player_history.form is the statement `form`
-    in svc/sql/queries/player_history/), as aiosql does. A name is unique within its folder."""
+class Folder:
+    """One folder of svc/sql/queries: its statements by name, with dashes as underscores
+    (Q.player_history.form is `-- name: form` in a file of svc/sql/queries/player_history/),
+    as aiosql does. A name is unique within its folder."""
 
     def __init__(self, path: str) -> None:
-        self._path = path  # "players", "" for the top
+        self._path = path  # "players"
         self._statements: dict[str, Statement] = {}
-        self._folders: dict[str, Queries] = {}
 
-    def __getattr__(self, attr: str) -> Statement | Queries:
-        if attr.startswith("_"):
+    def __getattr__(self, attr: str) -> Statement:
+        if attr.startswith("_"):  # not a statement's name, and _path may not be set yet (a copy)
             raise AttributeError(attr)
         name = attr.replace("_", "-")
         if name in self._statements:
             return self._statements[name]
+        raise AttributeError(f"no SQL statement named {name!r} in svc/sql/queries/{self._path}")
+
+
+class Queries:
+    """svc/sql/queries as a namespace of its folders, one per resource (Q.player_history is
+    svc/sql/queries/player_history/). Two levels, folder then statement, so that the type
+    checker knows `Q.players.one` is a Statement."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, Folder] = {}
+
+    def __getattr__(self, attr: str) -> Folder:
+        if attr.startswith("_"):
+            raise AttributeError(attr)
         if attr in self._folders:
             return self._folders[attr]
-        where = f"svc/sql/queries/{self._path}" if self._path else "svc/sql/queries"
-        raise AttributeError(f"no SQL statement or folder named {name!r} in {where}")
+        raise AttributeError(f"no SQL folder named {attr!r} in svc/sql/queries")
 
-    def _folder(self, name: str) -> Queries:
+    def _folder(self, name: str) -> Folder:
         if name not in self._folders:
-            self._folders[name] = Queries(f"{self._path}/{name}" if self._path else name)
+            self._folders[name] = Folder(name)
         return self._folders[name]
 
 
@@ -111,13 +123,14 @@ def sql_files(directory: Traversable) -> Iterator[tuple[tuple[str, ...], Travers
 
 
 def load(directory: Traversable = SQL_DIR / "queries") -> Queries:
-    """Every statement under `directory`; a name used twice in one folder is an error."""
-    top = Queries("")
+    """Every statement under `directory`, whose .sql files lie in folders one level down; a name
+    used twice in one folder is an error."""
+    top = Queries()
     for folders, path in sql_files(directory):
         rel = "/".join((*folders, path.name))
-        space = top
-        for part in folders:
-            space = space._folder(part)
+        if len(folders) != 1:
+            raise ValueError(f"{rel}: the SQL files lie in one folder per resource, one level down")
+        space = top._folder(folders[0])
         text = path.read_text(encoding="utf-8")
         marks = list(_NAME.finditer(text))
         for i, mark in enumerate(marks):

@@ -14,11 +14,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeAlias
 
 import asyncpg
+import asyncpg.pool
 
 from svc.core.sqlfiles import Q, Statement
+
+# asyncpg's connection as the database side gets it: one of its own (svc.core.db.connect_asyncio)
+# or one lent by the pool, a proxy that forwards every call to the connection it holds.
+Connection: TypeAlias = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
 
 class Tx:
@@ -28,7 +33,7 @@ class Tx:
 
     __slots__ = ("connection",)
 
-    def __init__(self, connection: asyncpg.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         # asyncpg's own connection, for asyncio code written against it rather than against
         # named statements: COPY, a bulk load's raw DDL, the rating's rebuild (svc.rating.history)
         self.connection = connection
@@ -68,7 +73,7 @@ class Tx:
             await self.connection.execute(index["ddl"])
 
 
-async def fetch_planned_anew(conn: asyncpg.Connection, stmt: Statement, args: list[Any]) -> list[asyncpg.Record]:
+async def fetch_planned_anew(conn: Connection, stmt: Statement, args: list[Any]) -> list[asyncpg.Record]:
     """A statement prepared outside asyncpg's cache, so planned for these values (Statement.fresh_plan);
     asyncpg closes it on the server once it is dropped."""
     return await (await conn.prepare(stmt.sql)).fetch(*args)
