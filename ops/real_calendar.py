@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from svc.world import facts
-from svc.world.factfiles import DATA
+from svc.world.factfiles.reading import DATA
 from svc.world.generate.ids import fold, slugify
 from svc.world.sources import bwf, bwf_calendar, series_names
 from svc.world.sources.countries import code_of

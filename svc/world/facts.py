@@ -1,7 +1,7 @@
 """Static facts the generated world must respect (see ../shared/data/world-facts.md).
 
 The tables are data files in svc/world/data/ (each names its sources), read once here through
-`factfiles`; this module gives them their names and keeps the tiny pure lookups over them. The
+`factfiles`' modules; this module gives them their names and keeps the tiny pure lookups over them. The
 generator decides what to do with them. Every table the generator iterates is a tuple in its
 file's row order (never a set or a dict that is iterated for output), so the order of generated
 rows depends on nothing but those files.
@@ -12,19 +12,20 @@ from __future__ import annotations
 import datetime as dt
 from functools import cache
 
-from svc.world import factfiles
-from svc.world.factfiles import City, Series  # the records' types, also the generator's (facts.Series)
+from svc.world.factfiles import events, people, places
+from svc.world.factfiles.events import Series  # the record's type, also the generator's (facts.Series)
+from svc.world.factfiles.places import City
 
 # --------------------------------------------------------------------------- nations
 
 # (IOC code, name, continent) of the generated world's nations (data/countries.csv); how each
 # nation's people are named is in svc/world/naming.py.
 COUNTRIES: tuple[tuple[str, str, str | None], ...] = tuple(
-    (c.code, c.name, c.continent) for c in factfiles.countries() if c.generated_world
+    (c.code, c.name, c.continent) for c in places.countries() if c.generated_world
 )
 COUNTRY_CONTINENT = {c[0]: c[2] for c in COUNTRIES}
 
-_NATIONS = factfiles.nations()
+_NATIONS = people.nations()
 # Nations that compete at the Commonwealth Games (England, Scotland, Wales separately).
 COMMONWEALTH = _NATIONS.commonwealth
 # Strength of nations by era, 0..1 (data/nation_strengths.csv). A nation missing from an era's
@@ -53,7 +54,7 @@ def nation_strengths(year: int) -> tuple[tuple[str, float], ...]:
 # A nation's strength in one discipline by era (data/nation_disciplines.csv: its share of the
 # era's honours there, from the public record and the real World Tour). Before the record begins
 # a nation is as strong in every discipline as overall.
-NATION_DISCIPLINES = factfiles.nation_disciplines()
+NATION_DISCIPLINES = people.nation_disciplines()
 RECORD_FROM = min(first for eras in NATION_DISCIPLINES.values() for first, _last, _s in eras)
 
 
@@ -112,35 +113,35 @@ _ERAS = tuple(sorted({(f, l) for eras in NATION_DISCIPLINES.values() for f, l, _
 
 # Host cities with their elevations and venues (data/cities.csv, data/venues.csv). A city's id
 # is written in its row, so adding a city never moves another's.
-CITIES: tuple[City, ...] = factfiles.cities()
+CITIES: tuple[City, ...] = places.cities()
 CITY_ID = {c.name: c.id for c in CITIES}
 CITY_BY_NAME = {c.name: c for c in CITIES}
 # Each hall's names by period (data/venues.csv, with their sources): a hall exists from its first
 # name's first year to its last name's last year, and an edition shows the name of its year.
-HALL_NAMES = factfiles.hall_names()
+HALL_NAMES = places.hall_names()
 
 
 # --------------------------------------------------------------------------- series
 
-_SERIES = factfiles.series()
+_SERIES = events.series()
 SERIES: tuple[Series, ...] = _SERIES.series
 SERIES_BY_SLUG = {s.slug: s for s in SERIES}
 # Series held together with another from a year on: the same host and the same days.
 HELD_WITH = _SERIES.held_with
 # Hosts as they were, by edition year (data/hosts.csv, with its sources). Years not listed
 # (editions still to be awarded) rotate through the series' host pool.
-HOSTS: dict[str, dict[int, str]] = factfiles.hosts()
+HOSTS: dict[str, dict[int, str]] = events.hosts()
 # Editions on their real dates and with their real hosts, by (series, label year) (data/calendar.csv:
 # the World Tour of 2018-2020 and 2022-11 to 2024 from the shipped public files, the great events of
 # other years from public sources).
-CALENDAR = {(e.series, e.year): e for e in factfiles.calendar()}
+CALENDAR = {(e.series, e.year): e for e in events.calendar()}
 # The first year after the real calendar's latest World Tour season: from it on, each series repeats
 # the week and host of its latest edition on record (the live tail).
 CALENDAR_TAIL_FROM = 1 + max(e.year for e in CALENDAR.values() if SERIES_BY_SLUG[e.series].kind == "open")
 # The lower tier of that latest season (data/lower_tier_calendar.csv): series of their own in the tail.
-LOWER_TIER_CALENDAR = factfiles.lower_tier_calendar()
+LOWER_TIER_CALENDAR = events.lower_tier_calendar()
 # The halls series used in runs of years, on record (data/series_halls.csv, with its sources).
-SERIES_HALLS = factfiles.series_halls()
+SERIES_HALLS = events.series_halls()
 
 
 def host_of(series: Series, year: int) -> str | None:
@@ -212,7 +213,7 @@ def edition_years(series: Series, last_year: int) -> list[int]:
 # Editions not held as their series usually is (data/edition_changes.csv, with its sources): the
 # pandemic's cancellations and moves of 2020-22, and Glasgow's Commonwealth Games of 2026
 # without badminton.
-_CHANGES = factfiles.edition_changes()
+_CHANGES = events.edition_changes()
 CANCELLED = frozenset((e.series, e.year) for e in _CHANGES if e.cancelled)
 # Editions played a year after their label (Tokyo 2020 in 2021).
 PLAYED_LATE = {(e.series, e.year): e.played_year for e in _CHANGES if e.played_year is not None}
@@ -223,7 +224,7 @@ PLAYED_IN_MONTH = {(e.series, e.year): e.played_month for e in _CHANGES if e.pla
 
 # BWF World Tour levels from 2018 by series, as (from year, tier); the Superseries of 2007-2017
 # (data/tiers.toml).
-_TIERS = factfiles.tiers()
+_TIERS = events.tiers()
 WORLD_TOUR_TIER = _TIERS.world_tour
 SUPERSERIES = _TIERS.superseries
 SUPERSERIES_PREMIER = _TIERS.superseries_premier
@@ -278,7 +279,7 @@ def prize_money(series: Series, year: int, tier_name: str | None) -> int | None:
 
 # The sport classes and the para events (discipline, sport class or class pair; doubles may pair
 # classes) of data/para.toml.
-_PARA = factfiles.para()
+_PARA = events.para()
 SPORT_CLASSES = _PARA.sport_classes
 PARA_EVENTS = _PARA.events
 

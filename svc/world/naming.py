@@ -27,8 +27,7 @@ from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 
-from svc.world import factfiles
-from svc.world.factfiles import NamePool
+from svc.world.factfiles.people import NamePool, champions, name_pools, nation_name_pools
 from svc.world.generate.ids import fold
 
 # package data (the wheel and the zipapp carry them); `denied-names` rewrites the first in a checkout
@@ -37,14 +36,14 @@ REAL_DATA = files("svc.world") / "sources" / "data"
 
 
 # The pools and which nation draws from which (data/name_pools.toml, data/nation_name_pools.csv).
-POOLS: dict[str, NamePool] = factfiles.name_pools()
+POOLS: dict[str, NamePool] = name_pools()
 # Each nation's pools: (pool, weight, born from). A pool with a later "born from" joins the
 # mix for players born from that year (the Asian diaspora of North America and Oceania).
-NATION_POOLS: dict[str, tuple[tuple[str, float, int], ...]] = factfiles.nation_name_pools()
+NATION_POOLS: dict[str, tuple[tuple[str, float, int], ...]] = nation_name_pools()
 
 # Champions of the years before the shipped data (2018 on): invented people never bear these
 # names either (data/champions.csv). Written as the BWF writes them; any order, case or accent matches.
-CHAMPIONS: tuple[str, ...] = factfiles.champions()
+CHAMPIONS: tuple[str, ...] = champions()
 
 
 def deny_keys(name: str) -> set[str]:

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 import attrs
 
 from svc.world import facts
-from svc.world.factfiles import CalendarEdition
+from svc.world.factfiles.events import CalendarEdition
 from svc.world.generate.ids import digest, make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 

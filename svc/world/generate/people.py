@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 import attrs
 
-from svc.world import factfiles, facts
+from svc.world import facts
+from svc.world.factfiles.people import Star, stars
 from svc.world.generate.ids import make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 from svc.world.naming import Namer
@@ -86,8 +87,8 @@ STAR_FROM_HONOURS = 4
 
 def _star_careers() -> dict[tuple[str, int], tuple[StarCareer, ...]]:
     """The stars by (gender, year born)."""
-    rows: dict[str, list[factfiles.Star]] = {}
-    for row in factfiles.stars():
+    rows: dict[str, list[Star]] = {}
+    for row in stars():
         rows.setdefault(row.star, []).append(row)
     out: dict[tuple[str, int], list[StarCareer]] = {}
     for star, got in rows.items():

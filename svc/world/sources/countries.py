@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from functools import cache
 
-from svc.world import factfiles
+from svc.world.factfiles import places
 from svc.world.generate.ids import fold
 
 # IOC code -> English name, for every nation in the public BWF files: the rows of the one country
 # table (data/countries.csv) marked as theirs.
-IOC = {c.code: c.name for c in factfiles.countries() if c.bwf_files}
+IOC = {c.code: c.name for c in places.countries() if c.bwf_files}
 
 
 def _fold(text: str) -> str:
@@ -28,7 +28,7 @@ def _fold(text: str) -> str:
 
 
 # Folded spelling -> IOC code: the English names, then the ranking files' other spellings.
-NAMES = {_fold(name): code for code, name in IOC.items()} | factfiles.country_spellings()
+NAMES = {_fold(name): code for code, name in IOC.items()} | places.country_spellings()
 
 
 # 163 spellings in the shipped files, asked some 860,000 times by a full import: each is read once.
