@@ -23,16 +23,12 @@ class AnswerCache:
         self._max_bytes = max_bytes
         self._bytes = 0
         self._entries: OrderedDict[Hashable, tuple[str, float, bytes]] = OrderedDict()
-        self.hits = 0
-        self.misses = 0
 
     def get(self, key: Hashable, version: str) -> bytes | None:
         entry = self._entries.get(key)
         if entry is None or entry[0] != version or entry[1] <= self._clock.timestamp():
-            self.misses += 1
             return None
         self._entries.move_to_end(key)
-        self.hits += 1
         return entry[2]
 
     def put(self, key: Hashable, version: str, body: bytes, ttl: float) -> None:

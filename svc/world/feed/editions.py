@@ -17,7 +17,8 @@ Team events and the season finals (groups, then knockout) are not drawn here.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+
+import attrs
 
 from svc.world import engine
 from svc.world.generate import timetable
@@ -30,14 +31,14 @@ from svc.world.generate.prices import odds_rows, priced
 from svc.world.generate.scales import SCALES
 
 
-@dataclass
+@attrs.define
 class Drawn:
     """An edition's draws as rows for the database."""
 
     tournament_id: str
-    matches: list[Match] = field(default_factory=list)  # first round, scheduled
-    odds: list[tuple] = field(default_factory=list)  # odds rows as the bundle has them
-    players: list[tuple] = field(default_factory=list)  # every player in a draw (players rows)
+    matches: list[Match] = attrs.field(factory=list)  # first round, scheduled
+    odds: list[tuple] = attrs.field(factory=list)  # odds rows as the bundle has them
+    players: list[tuple] = attrs.field(factory=list)  # every player in a draw (players rows)
 
 
 class Calendar:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass, field
 from functools import lru_cache
+
+import attrs
 
 from svc.world import engine
 from svc.world.generate.ids import sub_rng
@@ -21,7 +22,7 @@ SLIP_RATE = 0.03  # results published with a slip in one game's score, corrected
 CORRECT_AFTER_MIN = (10, 40)  # minutes from the slip to its correction
 
 
-@dataclass
+@attrs.define
 class Play:
     """A match in play: games so far (the last is in play), who serves, the next rally's time."""
 
@@ -34,9 +35,8 @@ class Play:
     next_at: dt.datetime
     winner: int | None = None
     ended_at: dt.datetime | None = None
-    rallies: list[tuple[int, int, int, int, int, int]] = field(
-        default_factory=list
-    )  # new ones: game, rally, server, winner, a, b
+    # new ones: game, rally, server, winner, a, b
+    rallies: list[tuple[int, int, int, int, int, int]] = attrs.field(factory=list)
 
     @property
     def games_won(self) -> tuple[int, int]:
