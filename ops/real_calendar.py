@@ -104,7 +104,7 @@ CALENDAR_HEADER = """\
 # The real calendar: the first and last day and the host city (cities.csv) of editions of the
 # generated world's series (series.toml) as they were, by the edition's label year (Tokyo 2020 was
 # played in 2021). The generator takes these editions' dates and hosts from here, and repeats each
-# series' latest edition here, week for week, in the years after (svc/world/generate/calendar.py).
+# series' latest edition here, week for week, in the years after (svc/world/generate/edition_plans.py).
 # Rows with source bwf-world-tour or bwf-world-ranking are written by `python -m ops.real_calendar`
 # from the public files shipped in svc/world/sources/data/: bwf-world-tour/*.csv (CC0 1.0: the days
 # of each World Tour edition's matches, 2018-2020) and bwf-world-ranking/tournaments.csv (MIT, see
@@ -115,7 +115,7 @@ LOWER_HEADER = """\
 # The lower tier of the real calendar's latest year: the International Challenges, Series and Future
 # Series of 2024 held in the generated world's nations (cancelled ones left out), each a series of its
 # own that the generator repeats, week for week (the same ISO week and weekday), in the live tail
-# (svc/world/generate/calendar.py). Name without sponsors, grade, first and last day, host city
+# (svc/world/generate/lower_tiers.py). Name without sponsors, grade, first and last day, host city
 # (cities.csv). Written by `python -m ops.real_calendar` from bwf-world-ranking/tournaments.csv
 # (MIT, see its LICENSE.md), shipped in svc/world/sources/data/.
 """

@@ -12,15 +12,9 @@ from collections import defaultdict
 import pytest
 
 from svc.world import facts
-from svc.world.generate.calendar import (
-    LATEST_ON_RECORD,
-    LOWER_TIER_EVENT,
-    Edition,
-    build_calendar,
-    great,
-    same_week,
-    series_of,
-)
+from svc.world.generate.calendar import Edition, build_calendar, series_of
+from svc.world.generate.edition_plans import LATEST_ON_RECORD, great, same_week
+from svc.world.generate.lower_tiers import LOWER_TIER_EVENT
 from svc.world.generate.scales import SCALES
 
 SEED = 7
