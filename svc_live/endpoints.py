@@ -53,6 +53,7 @@ class LiveParams:
 async def live(call: Call) -> Answer:
     rows = await call.db.fetch(Q.live.in_play, discipline=call.p.discipline)
     clock = await call.db.fetchrow(Q.live.clock, now=call.clock.now())
+    assert clock is not None  # the statement is one row of aggregates, with nulls where none is
     edition = None
     if clock["next_edition"] is not None:
         edition = {

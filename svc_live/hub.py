@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -281,11 +282,7 @@ class Hub:
                 expires_at = self.slots.expiry()
                 kept = {
                     r["holder"]
-                    for r in await self._on_own(
-                        lambda conn, holders=holders, expires_at=expires_at: self.slots.renew_many(
-                            holders, expires_at, conn
-                        )
-                    )
+                    for r in await self._on_own(functools.partial(self.slots.renew_many, holders, expires_at))
                 }
             except DatabaseUnavailable as exc:
                 log.warning("could not renew stream leases (%s); retrying", exc)

@@ -20,7 +20,7 @@ from svc.core import metrics
 from svc.core.clock import Clock
 from svc.core.db import Database, DedicatedConnection
 from svc.core.sqlfiles import Q
-from svc.core.sqlrun import Tx
+from svc.core.sqlrun import Connection, Tx
 
 MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key
 LEASE_S = 12  # a dead holder's slot is free again after at most this long
@@ -53,7 +53,7 @@ class Slots:
         now, expires = self.clock.now(), self.expiry()
         asked = time.monotonic()
 
-        async def work(conn: asyncpg.Connection) -> int | None:  # database side, each statement atomic alone
+        async def work(conn: Connection) -> int | None:  # database side, each statement atomic alone
             waited = dt.timedelta(seconds=time.monotonic() - asked)
             for slot in range(1, MAX_STREAMS + 1):
                 if (

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncpg
 import attrs
 
 from svc.core.schema import migrate
 from svc.core.sqlfiles import Q
-from svc.core.sqlrun import Tx
+from svc.core.sqlrun import Connection, Tx
 
 
 @attrs.frozen
@@ -31,7 +30,7 @@ PLANS: dict[str, Plan] = {
 PLAN_NAMES = tuple(PLANS)
 
 
-async def prepare_database(conn: asyncpg.Connection) -> list[str]:
+async def prepare_database(conn: Connection) -> list[str]:
     """The schema brought up to date (svc.core.schema), then the plans' limits written from
     this module, so that a changed limit takes effect at the next start. Returns the
     migration files applied now."""

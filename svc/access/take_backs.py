@@ -41,7 +41,7 @@ class TakeBacks:
         self.owed.append((trio.current_time(), caller))
         self._wake.set()
 
-    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """For the app's lifetime: settles what is owed whenever something is."""
         task_status.started()
         while True:

@@ -8,9 +8,8 @@ file again (tests/platform/test_migrations.py starts from a database made before
 
 from __future__ import annotations
 
-import asyncpg
-
 from svc.core.sqlfiles import SQL_DIR, sql_files
+from svc.core.sqlrun import Connection
 
 SCHEMA_DIR = SQL_DIR / "schema"
 _LOCK_ID = 0x5EC_5C4E  # any constant shared by every process of this service
@@ -21,7 +20,7 @@ RENAMED = {
 }
 
 
-async def migrate(conn: asyncpg.Connection) -> list[str]:
+async def migrate(conn: Connection) -> list[str]:
     """Apply what is missing; return the names of the files applied now."""
     applied_now: list[str] = []
     async with conn.transaction():

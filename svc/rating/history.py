@@ -25,7 +25,7 @@ import attrs
 import cattrs
 
 from svc.core.sqlfiles import Q
-from svc.core.sqlrun import Tx
+from svc.core.sqlrun import Connection, Tx
 from svc.rating.fit import fit_decider, fit_home_edge, scores
 from svc.rating.fitted import settings_for
 from svc.rating.model import Forecast, Ratings, Result, Settings, rated
@@ -226,7 +226,7 @@ async def _seed(tx: Tx, ratings: Ratings, players: Iterable[str], day: dt.date) 
     ratings.load(await tx.fetch(Q.ratings.standings, players=sorted(set(players)), day=day))
 
 
-async def advance(conn: asyncpg.Connection, match_id: str) -> None:
+async def advance(conn: Connection, match_id: str) -> None:
     """Rates a match the live feed has just settled: its players' day is rated again with it,
     from the same start-of-day standings a rebuild would use, so both land on the same rows."""
     tx = Tx(conn)

@@ -230,8 +230,8 @@ class Ratings:
             y1 = margin_score(s, r.winner, r.points1, r.points2, r.retired)
             for players, v_opp, surprise in ((r.side1, v2, y1 - p1), (r.side2, v1, p1 - y1)):
                 g = 1 / math.sqrt(1 + 3 * Q * Q * v_opp / (math.pi**2))
-                p = p1 if players is r.side1 else 1 - p1
-                gain = Q * Q * g * g * p * (1 - p)
+                p_side = p1 if players is r.side1 else 1 - p1
+                gain = Q * Q * g * g * p_side * (1 - p_side)
                 for pl in players:
                     key = (pl, r.discipline)
                     v = start[key].variance
@@ -261,8 +261,8 @@ class Ratings:
                 matches=st.matches + played[key],
                 last=day,
             )
-        for key, d in pair_delta.items():
-            self.pairs[key] = self.pairs.get(key, 0.0) + d
+        for pair, d in pair_delta.items():
+            self.pairs[pair] = self.pairs.get(pair, 0.0) + d
         return chances
 
 

@@ -36,37 +36,39 @@ ROUND_OF_SIZE = {128: "R128", 64: "R64", 32: "R32", 16: "R16", 8: "QF", 4: "SF",
 
 
 class Match:
-    __slots__ = (
-        "id",
-        "event_id",
-        "tid",
-        "disc",
-        "sport_class",
-        "round_code",
-        "round_name",
-        "position",
-        "tie_id",
-        "tie_order",
-        "side1",
-        "side2",
-        "seed1",
-        "seed2",
-        "g1",
-        "g2",
-        "winner",
-        "outcome",
-        "status",
-        "day",
-        "start_at",
-        "end_at",
-        "p1",
-        "rules",
-        "rallies",
-        "feeders",
-        "day_index",
-        "s1",
-        "s2",
-    )
+    """One match of a draw, filled in as the generator goes (Event.new_match, play, the timetable)."""
+
+    # Annotations only (the values are set on each object): many thousands are made, so slots
+    id: str
+    event_id: str
+    tid: str
+    disc: str
+    sport_class: str | None
+    round_code: str | None
+    round_name: str
+    position: int
+    tie_id: str | None
+    tie_order: int | None
+    side1: tuple[Player, ...]
+    side2: tuple[Player, ...]
+    seed1: int | None
+    seed2: int | None
+    g1: list[int]
+    g2: list[int]
+    winner: int | None  # 1 or 2; None until the match is over
+    outcome: str | None
+    status: str
+    day: dt.date | None
+    start_at: dt.datetime | None
+    end_at: dt.datetime | None
+    p1: float
+    rules: engine.Rules
+    rallies: list[engine.Rally] | None
+    feeders: tuple[Match, ...]
+    day_index: int
+    s1: float
+    s2: float
+    __slots__ = tuple(__annotations__)
 
     def row(self) -> tuple:
         return (
@@ -342,7 +344,7 @@ def finals_event(ctx: Context, ev: Event) -> tuple[list[Match], list[tuple]]:
     standings = {}
     for g in ("A", "B"):
         members = groups[g]
-        wins = {e: [0, 0] for e in members}
+        wins: dict[tuple[Player, ...], list[float]] = {e: [0, 0] for e in members}  # wins, tie-break
         pos = 0
         for i in range(4):
             for j in range(i + 1, 4):

@@ -114,7 +114,7 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
         scored.append((st + rng.gauss(0, 25), i, entry))
     scored.sort(key=lambda t: (-t[0], t[1]))
     per_nation: dict[str, int] = {}
-    out = []
+    out: list[tuple[Player, ...]] = []
     for _score, _i, entry in scored:
         n = entry[0].country
         if per_nation.get(n, 0) >= per_nation_cap:

@@ -117,26 +117,28 @@ STAR_EDGE = 60.0  # ... and up to this much more, the more honours they won (sqr
 
 
 class Player:
-    __slots__ = (
-        "idx",
-        "id",
-        "name",
-        "gender",
-        "country",
-        "born_year",
-        "born",
-        "hand",
-        "height",
-        "coach",
-        "sport_class",
-        "peak",
-        "peak_age",
-        "start_age",
-        "end_age",
-        "kind",
-        "events",
-        "used",
-    )
+    """One invented player, made by People (_person, then _make or _star)."""
+
+    # Annotations only (the values are set on each object): hundreds of thousands are made, so slots
+    idx: int
+    id: str
+    name: str
+    gender: str
+    country: str
+    born_year: int
+    born: dt.date | None
+    hand: str | None
+    height: int | None
+    coach: str | None
+    sport_class: str | None
+    peak: float
+    peak_age: float
+    start_age: int
+    end_age: int
+    kind: str
+    events: tuple[str, ...]
+    used: bool
+    __slots__ = tuple(__annotations__)
 
     def strength(self, year: int) -> float:
         """Strength in `year`: rises to the player's peak (at 24 to 29), then falls: 40 points
