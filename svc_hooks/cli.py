@@ -1,7 +1,12 @@
-"""`python -m svc hooks add|list|resume|remove|test` -- the account operations for webhooks.
+"""`python -m svc hooks add|list|resume|remove|test|rotate` -- the account operations for webhooks.
 
 Each command opens the database through svc.core.db (Trio), runs, and prints; errors go to
 stderr with exit status 2 (1 for a Test delivery that was not answered with a 2xx).
+
+Who may act on an endpoint: whoever runs this CLI holds the database's URL, i.e. is the
+operator acting for the account; the commands that take an endpoint id (resume, remove, test,
+rotate) have no caller to check against the owning account, as the interface leaves these
+operations to the account.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import trio
 
 if TYPE_CHECKING:
     from svc_hooks.catchup import Resumed
+    from svc_hooks.rotation import Rotated
 
 EXIT_REFUSED = 2  # as `python -m svc` uses for account errors
 EXIT_TEST_FAILED = 1
@@ -52,6 +58,18 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
         p = h.add_parser(name, help=text)
         p.add_argument("id", help="whe_... endpoint id")
         p.set_defaults(func=_command(fn))
+    r = h.add_parser(
+        "rotate",
+        help="a new signing secret for an endpoint (printed once); the old one signs beside it for the overlap",
+    )
+    r.add_argument("id", help="whe_... endpoint id")
+    r.add_argument(
+        "--overlap",
+        default=None,
+        help="how long deliveries carry the old secret's signature too: 24h (default), 90m, 2d, at most 7d; "
+        "0 ends the old secret at once (a leaked secret)",
+    )
+    r.set_defaults(func=_command(_rotate))
 
 
 def _command(fn: Callable[..., Awaitable[int]]) -> Callable[[Any, Any], int]:
@@ -179,6 +197,34 @@ async def _remove(db, args) -> int:
     await remove(db, args.id)
     print(f"{args.id} removed")
     return 0
+
+
+async def _rotate(db, args) -> int:
+    from svc.core.clock import Clock
+    from svc_hooks.rotation import DEFAULT_OVERLAP, parse_overlap, rotate
+
+    overlap = DEFAULT_OVERLAP if args.overlap is None else parse_overlap(args.overlap)
+    rotated = await rotate(db, args.id, now=Clock().now(), overlap=overlap)
+    print(rotated.secret)
+    print(rotation_report(rotated), file=sys.stderr)
+    return 0
+
+
+def rotation_report(r: Rotated) -> str:
+    """What `hooks rotate` tells on stderr (stdout holds the new secret only, for scripts)."""
+    lines = [f"{r.endpoint_id} has a new signing secret, shown only now: keep it"]
+    if r.previous_until is None:
+        lines.append("the old secret signs nothing from now on")
+    else:
+        lines.append(
+            f"until {_utc(r.previous_until)} every delivery is signed with the old secret too "
+            "(two v1= in X-Svc-Signature, two v1, in webhook-signature); after that with the new one only"
+        )
+    if r.cut_short is not None:
+        lines.append(
+            f"the secret replaced by the rotation before, due to sign until {_utc(r.cut_short)}, has ended now"
+        )
+    return "\n".join(lines)
 
 
 async def _test(db, args) -> int:

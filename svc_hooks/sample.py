@@ -22,5 +22,7 @@ async def send_test(
     data = await recent_match(db)
     event_id = "evt_test_" + secrets.token_hex(8)  # its own id: a test is never mistaken for a real event
     raw = signing.body(event_id, TEST_TYPE, clock.now(), data, test=True)
-    headers = signing.headers(event_id, TEST_TYPE, endpoint["secret"], int(clock.timestamp()), raw)
+    t = int(clock.timestamp())
+    keys = signing.SigningSecrets(endpoint["secret"], endpoint["previous_secret"], endpoint["previous_secret_until"])
+    headers = signing.headers(event_id, TEST_TYPE, keys.in_force(t), t, raw)
     return await post(endpoint["url"], headers, raw, policy=policy, resolver=resolver)

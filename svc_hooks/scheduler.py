@@ -55,6 +55,8 @@ class Claimed:
     tries: int  # tries already made
     url: str
     secret: str
+    previous_secret: str | None  # the secret a rotation replaced, while its overlap lasts
+    previous_secret_until: dt.datetime | None
     type: str | None
     created_at: dt.datetime | None
     payload: Any
@@ -196,7 +198,8 @@ class Scheduler:
                 data = orjson.loads(data)
             raw = signing.body(item.event_id, item.type, item.created_at, data)
             t = int(self.clock.timestamp())
-            headers = signing.headers(item.event_id, item.type, item.secret, t, raw)
+            keys = signing.SigningSecrets(item.secret, item.previous_secret, item.previous_secret_until)
+            headers = signing.headers(item.event_id, item.type, keys.in_force(t), t, raw)
             result = await post(
                 item.url, headers, raw, policy=self.policy, resolver=self.resolver, timeout_s=self.answer_within_s
             )

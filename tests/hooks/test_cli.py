@@ -3,6 +3,7 @@ refusals exit 2 with a message naming the problem."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import secrets
 
@@ -116,6 +117,66 @@ def test_resume_and_remove(env, capsys):
         assert code == 2 and "no endpoint" in err
         code, _, err = run(capsys, command, "whe_nope")
         assert code == 2 and "not an endpoint id" in err
+
+
+def endpoint_secrets(db_url, endpoint_id):
+    row = sql(
+        db_url,
+        "SELECT secret, previous_secret, previous_secret_until FROM webhook_endpoints WHERE id = $1",
+        endpoint_id,
+    )[0]
+    return row["secret"], row["previous_secret"], row["previous_secret_until"]
+
+
+def test_rotate_prints_the_new_secret_once_and_keeps_the_old_one_for_the_overlap(env, capsys):
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "live", account=account)
+    code, out, _ = run(capsys, "add", "--account", account, "--url", PUBLIC_URL, "--events", "match.finished")
+    endpoint_id, first = out.split()
+    before = dt.datetime.now(dt.UTC)
+    code, out, err = run(capsys, "rotate", endpoint_id)
+    after = dt.datetime.now(dt.UTC)
+    assert code == 0, err
+    (second,) = out.split()  # stdout holds the new secret and nothing else, for scripts
+    assert second.startswith("whsec_") and second != first
+    assert len(base64.b64decode(second.removeprefix("whsec_"), validate=True)) == 32
+    secret, previous, until = endpoint_secrets(env, endpoint_id)
+    assert (secret, previous) == (second, first)
+    assert before + dt.timedelta(hours=24) <= until <= after + dt.timedelta(hours=24)  # the default overlap
+    assert "shown only now" in err and f"until {until:%Y-%m-%dT%H:%M:%S}Z" in err and "has ended" not in err
+    code, out, _ = run(capsys, "list", "--account", account)
+    assert code == 0 and endpoint_id in out and first not in out and second not in out
+
+    # Again within the overlap, for 2 hours: the first secret ends now, and the output says so.
+    code, out, err = run(capsys, "rotate", endpoint_id, "--overlap", "2h")
+    third = out.strip()
+    secret, previous, new_until = endpoint_secrets(env, endpoint_id)
+    assert code == 0 and (secret, previous) == (third, second)
+    assert dt.timedelta(hours=2) <= new_until - before <= dt.timedelta(hours=2) + (dt.datetime.now(dt.UTC) - before)
+    assert f"due to sign until {until:%Y-%m-%dT%H:%M:%S}Z, has ended now" in err
+
+    # No overlap (a leaked secret): the old one signs nothing from now on.
+    code, out, err = run(capsys, "rotate", endpoint_id, "--overlap", "0")
+    assert code == 0 and endpoint_secrets(env, endpoint_id) == (out.strip(), None, None)
+    assert "the old secret signs nothing from now on" in err
+
+
+@pytest.mark.parametrize(
+    "overlap,why", [("8d", "7 days"), ("soon", "not a duration"), ("-1h", "not a duration"), ("1.5h", "24h, 90m")]
+)
+def test_rotate_refuses_a_bad_overlap_and_changes_nothing(env, capsys, overlap, why):
+    account = f"cli-{secrets.token_hex(3)}"
+    make_key(env, "live", account=account)
+    endpoint_id, secret = run(capsys, "add", "--account", account, "--url", PUBLIC_URL, "--events", "match.finished")[
+        1
+    ].split()
+    code, out, err = run(capsys, "rotate", endpoint_id, f"--overlap={overlap}")
+    assert code == 2 and out == "" and why in err and "--overlap" in err
+    assert endpoint_secrets(env, endpoint_id) == (secret, None, None)
+    code, _, err = run(capsys, "rotate", "whe_" + "0" * 16)
+    assert code == 2 and "no endpoint" in err
+    code, _, err = run(capsys, "rotate", "whe_nope")
+    assert code == 2 and "not an endpoint id" in err
 
 
 def pause(db_url, endpoint_id):
@@ -253,5 +314,12 @@ def test_openapi_webhooks_section_is_valid_and_matches_the_schedule():
     post = spec["webhooks"]["match.finished"]["post"]
     assert post["x-retry-schedule-seconds"] == [0, 300, 1800, 7200, 21600, 43200, 86400, 86400]
     assert len(post["x-retry-schedule-seconds"]) == MAX_TRIES
-    assert {p["name"] for p in post["parameters"]} == {"X-Svc-Event", "X-Svc-Delivery", "X-Svc-Signature"}
+    assert {p["name"] for p in post["parameters"]} == {
+        "X-Svc-Event",
+        "X-Svc-Delivery",
+        "X-Svc-Signature",
+        "webhook-id",
+        "webhook-timestamp",
+        "webhook-signature",
+    }
     assert "Event" in spec["components"]["schemas"]

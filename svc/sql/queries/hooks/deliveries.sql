@@ -25,8 +25,9 @@ UPDATE webhook_fanout SET last_seq = :last_seq, gap_since = :gap_since WHERE id 
 -- name: claim
 -- Up to :limit due deliveries of active endpoints, earliest due first and then in outbox
 -- order, claimed for :lease_until under :claim (rows another worker holds are skipped,
--- expired claims taken over), each with what sending it needs: the endpoint's url and
--- secret and the event (NULL if no longer held).
+-- expired claims taken over), each with what sending it needs: the endpoint's url, its
+-- secret and, while a rotation's overlap lasts, the secret it replaced (the sender signs with
+-- it before previous_secret_until), and the event (NULL if no longer held).
 WITH due AS (
     SELECT d.id
     FROM webhook_deliveries d
@@ -42,6 +43,8 @@ WITH due AS (
     RETURNING d.id, d.event_id, d.endpoint_id, d.tries
 )
 SELECT c.id, c.event_id, c.endpoint_id, c.tries, ep.url, ep.secret,
+       CASE WHEN ep.previous_secret_until > :now THEN ep.previous_secret END AS previous_secret,
+       CASE WHEN ep.previous_secret_until > :now THEN ep.previous_secret_until END AS previous_secret_until,
        ev.type, ev.created_at, ev.payload
 FROM claimed c
 JOIN webhook_endpoints ep ON ep.id = c.endpoint_id

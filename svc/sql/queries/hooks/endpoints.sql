@@ -22,8 +22,23 @@ WHERE e.account = :account
 ORDER BY e.created_at, e.id;
 
 -- name: endpoint-get
--- One endpoint with its secret (for signing a test delivery).
-SELECT id, account, url, events, secret, state FROM webhook_endpoints WHERE id = :id;
+-- One endpoint with its secrets (for signing a test delivery): the current one, and the one
+-- it replaced with the end of that one's overlap (NULL when none).
+SELECT id, account, url, events, secret, previous_secret, previous_secret_until, state
+FROM webhook_endpoints WHERE id = :id;
+
+-- name: endpoint-rotate
+-- The endpoint's secret replaced by :secret; the replaced one signs beside it until
+-- :previous_until (NULL: not at all). Returns the account and, when a secret replaced by an
+-- earlier rotation was still signing at :now, until when it would have (it is dropped now).
+UPDATE webhook_endpoints e
+SET secret = :secret,
+    previous_secret = CASE WHEN :previous_until::timestamptz IS NULL THEN NULL ELSE before.secret END,
+    previous_secret_until = :previous_until
+FROM (SELECT id, secret, previous_secret_until FROM webhook_endpoints WHERE id = :id FOR UPDATE) AS before
+WHERE e.id = before.id
+RETURNING e.account,
+          CASE WHEN before.previous_secret_until > :now THEN before.previous_secret_until END AS dropped_until;
 
 -- name: endpoint-delete
 -- The id of the removed endpoint (its deliveries and tries go with it).
