@@ -2,7 +2,8 @@
 
 One statement (authorize-and-count) reads the key and counts the call, for every call of the
 worker made at once; a refused call is never counted. The answers' rate-limit headers come
-from the same row.
+from the same row: the interface's X-RateLimit-* and X-Quota-Remaining, and the same numbers as
+the IETF's RateLimit-Policy and RateLimit fields.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -17,7 +19,7 @@ from svc.access import keys
 from svc.access.plans import PLANS, Plan
 from svc.core.clock import Clock
 from svc.core.db import Database
-from svc.core.errors import ApiError, bad_request, upgrade_required
+from svc.core.errors import ApiError, bad_request
 from svc.core.sqlfiles import Q
 
 UTC = dt.UTC
@@ -36,6 +38,10 @@ class Windows:
     def at(cls, now: dt.datetime) -> Windows:
         minute = now.replace(second=0, microsecond=0)
         return cls(minute=minute, day=now.date(), month=now.date().replace(day=1), now=now)
+
+    def seconds_to(self, at: dt.datetime) -> int:
+        """Whole seconds from now until `at`, rounded up: never 0 before `at` (delay-seconds)."""
+        return math.ceil((at - self.now).total_seconds())
 
     @property
     def minute_reset(self) -> dt.datetime:
@@ -60,12 +66,32 @@ class Caller:
 
     @property
     def headers(self) -> dict[str, str]:
+        w, plan = self.windows, self.plan
+        minute_left = max(0, plan.per_minute - self.minute_calls)
+        day_left = max(0, plan.per_day - self.day_calls)
         return {
-            "X-RateLimit-Limit": str(self.plan.per_minute),
-            "X-RateLimit-Remaining": str(max(0, self.plan.per_minute - self.minute_calls)),
-            "X-RateLimit-Reset": str(int(self.windows.minute_reset.timestamp())),
-            "X-Quota-Remaining": str(max(0, self.plan.per_day - self.day_calls)),
+            "X-RateLimit-Limit": str(plan.per_minute),
+            "X-RateLimit-Remaining": str(minute_left),
+            "X-RateLimit-Reset": str(int(w.minute_reset.timestamp())),
+            "X-Quota-Remaining": str(day_left),
+            # draft-ietf-httpapi-ratelimit-headers-10 (September 2025; its editors' copy -11 of May 2026
+            # reads the same), sections 3 and 4: each field a structured-field List (RFC 9651) with one
+            # Item per policy, named by a String. RateLimit-Policy: q = the quota, w = its window in
+            # seconds; RateLimit: r = what is left, t = seconds until the window resets. The minute and
+            # the day are calendar ones (UTC), so t says when, and w only how long.
+            "RateLimit-Policy": f'"minute";q={plan.per_minute};w=60, "day";q={plan.per_day};w=86400',
+            "RateLimit": f'"minute";r={minute_left};t={w.seconds_to(w.minute_reset)}, '
+            f'"day";r={day_left};t={w.seconds_to(w.day_reset)}',
         }
+
+
+class Refused(ApiError):
+    """A known key turned away (replaced, below the plan, over a limit). It keeps the key's public
+    prefix, so that the access log shows who was refused as it shows who was served."""
+
+    def __init__(self, caller: Caller, code: str, message: str, **kwargs: Any) -> None:
+        super().__init__(code, message, **kwargs)
+        self.prefix = caller.prefix
 
 
 def _one_header(headers: Mapping[str, str], name: str) -> str:
@@ -94,8 +120,9 @@ def header_key(headers: Mapping[str, str]) -> str:
 
 def key_from_headers(headers: Mapping[str, str], query: Mapping[str, list[str]]) -> str:
     """The key sent, or ApiError: 400 for a key in the query string or two keys, 401 for none."""
-    if any(name in query for name in QUERY_KEY_NAMES):
-        raise bad_request(f"a key in the query string is refused, even a valid one; {USE_A_HEADER}")
+    sent = [name for name in QUERY_KEY_NAMES if name in query]
+    if sent:
+        raise bad_request(f"a key in the query string is refused, even a valid one; {USE_A_HEADER}", sent[0])
     return header_key(headers)
 
 
@@ -110,15 +137,20 @@ async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: b
         raise ApiError("unauthorized", "unknown key: no key like it was ever made")
     caller = _caller(row, windows)
     if row["state"] != "current":
-        raise ApiError(
-            "unauthorized", "this key was replaced and no longer works; use its replacement", headers=caller.headers
+        raise Refused(
+            caller,
+            "unauthorized",
+            "this key was replaced and no longer works; use its replacement",
+            headers=caller.headers,
         )
     if caller.plan.rank < PLANS[need].rank:
-        err = upgrade_required(
-            need, f"this needs the {PLANS[need].title} plan; the key's account is on {caller.plan.title}"
+        raise Refused(
+            caller,
+            "upgrade_required",
+            f"this needs the {PLANS[need].title} plan; the key's account is on {caller.plan.title}",
+            extra={"plan": need},
+            headers=caller.headers,
         )
-        err.headers.update(caller.headers)
-        raise err
     if count and not row["counted"]:
         # Refused by a limit. Read the counters afresh: a concurrent call may have moved them.
         fresh = await _authorize(db, digest, windows, need=need, count=False)
@@ -182,18 +214,22 @@ def _caller(row, windows: Windows) -> Caller:
     )
 
 
-def _limit_error(caller: Caller) -> ApiError:
+def _limit_error(caller: Caller) -> Refused:
+    # Retry-After is the refused policy's t (RateLimit above): the draft (section 6) wants it no
+    # earlier than the end of the effective window.
     w = caller.windows
     if caller.day_calls >= caller.plan.per_day:
-        wait = math.ceil((w.day_reset - w.now).total_seconds())
-        return ApiError(
+        wait = w.seconds_to(w.day_reset)
+        return Refused(
+            caller,
             "quota_exceeded",
             f"today's {caller.plan.per_day} calls are used; they return at 00:00 UTC",
             extra={"resets_at": w.day_reset.isoformat().replace("+00:00", "Z")},
             headers={**caller.headers, "Retry-After": str(max(1, wait))},
         )
-    wait = math.ceil((w.minute_reset - w.now).total_seconds())
-    return ApiError(
+    wait = w.seconds_to(w.minute_reset)
+    return Refused(
+        caller,
         "rate_limited",
         f"more than {caller.plan.per_minute} calls this minute; wait {max(1, wait)} s",
         headers={**caller.headers, "Retry-After": str(max(1, wait))},

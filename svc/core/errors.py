@@ -115,7 +115,3 @@ def invalid(message: str, param: str | None = None) -> ApiError:
 
 def not_found(message: str) -> ApiError:
     return ApiError("not_found", message)
-
-
-def upgrade_required(plan: str, message: str) -> ApiError:
-    return ApiError("upgrade_required", message, extra={"plan": plan})

@@ -6,7 +6,10 @@ from __future__ import annotations
 from quart import Response, request
 from quart_trio import QuartTrio
 
-EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, Retry-After, ETag"
+EXPOSED = (
+    "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, RateLimit-Policy, RateLimit, "
+    "Retry-After, ETag, Request-Id"
+)
 PREFLIGHT_MAX_AGE_S = "600"  # a browser asks again after ten minutes at most
 
 

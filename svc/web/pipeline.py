@@ -15,7 +15,7 @@ from typing import Any
 import trio
 from quart import Response, request
 
-from svc.access.caller import Caller, authorize, header_key, key_from_headers, refund
+from svc.access.caller import Caller, Refused, authorize, header_key, key_from_headers, refund
 from svc.core import metrics
 from svc.core.db import DatabaseUnavailable
 from svc.core.errors import ApiError
@@ -102,7 +102,8 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
             if counted and err.kind.code not in COUNTED_ERRORS:
                 caller = await _take_back(service, caller)
             err.headers = {**caller.headers, **err.headers}
-        return error_response(err), caller.prefix if caller else "-"
+        # a refused key (replaced, below the plan, over a limit) is named in the log like a served one
+        return error_response(err), caller.prefix if caller else err.prefix if isinstance(err, Refused) else "-"
     except DatabaseUnavailable as exc:
         log.warning("database unavailable: %s", exc)
         err = ApiError(

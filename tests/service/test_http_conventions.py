@@ -4,9 +4,16 @@ ETag of its own, Cache-Control and Vary, a Request-Id on every answer, and /live
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
+import math
+
 import pytest
 
-from tests.support import make_key
+from svc.access import keys as svc_keys
+from svc.access.plans import PLANS
+from svc.core.logs import TextLines
+from tests.support import NOON, make_key, sql
 
 
 @pytest.fixture(scope="module")
@@ -40,3 +47,86 @@ async def test_an_error_about_no_parameter_has_no_param(client, keys):
         await client.get("/v1/backtest", keys["archive"]),  # above the plan
     ):
         assert r.status_code in (401, 403, 404) and "param" not in r.json_body["error"], r.json_body
+
+
+# -- RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) beside X-RateLimit-* --
+
+
+def structured_list(field: str) -> dict[str, dict[str, int]]:
+    """A structured-field List of Items named by Strings with integer parameters, as the draft's
+    fields are: '"minute";q=10;w=60, "day";q=50;w=86400' -> {"minute": {"q": 10, "w": 60}, ...}."""
+    out = {}
+    for member in field.split(","):
+        name, *params = member.strip().split(";")
+        assert name.startswith('"') and name.endswith('"'), field
+        out[name.strip('"')] = {k: int(v) for k, v in (p.split("=") for p in params)}
+    return out
+
+
+def assert_rate_fields_agree(r, now: float, plan: str) -> None:
+    policy, limit = structured_list(r.headers["RateLimit-Policy"]), structured_list(r.headers["RateLimit"])
+    assert policy == {
+        "minute": {"q": PLANS[plan].per_minute, "w": 60},
+        "day": {"q": PLANS[plan].per_day, "w": 86400},
+    }
+    assert policy["minute"]["q"] == int(r.headers["X-RateLimit-Limit"])
+    assert limit["minute"]["r"] == int(r.headers["X-RateLimit-Remaining"])
+    assert limit["day"]["r"] == int(r.headers["X-Quota-Remaining"])
+    assert limit["minute"]["t"] == math.ceil(int(r.headers["X-RateLimit-Reset"]) - now)
+    midnight = dt.datetime.combine(NOON.date() + dt.timedelta(days=1), dt.time(), dt.UTC).timestamp()
+    assert limit["day"]["t"] == math.ceil(midnight - now)
+    if r.status_code == 429:  # the draft: Retry-After no earlier than the refused window's end
+        refused = "day" if r.json_body["error"]["code"] == "quota_exceeded" else "minute"
+        assert int(r.headers["Retry-After"]) == limit[refused]["t"]
+
+
+async def test_the_ietf_rate_fields_agree_with_the_x_headers_on_every_answer(client, db_url, mock_clock):
+    key = make_key(db_url, "free")
+    await client.get("/v1/usage", key)  # never counted; the app's clock starts at noon
+    mock_clock.jump(7.5)  # mid-minute: t is 53 s to the minute's end, not a whole window
+    now = NOON.timestamp() + 7.5
+    answers = {"ok": await client.get("/v1/series", key)}
+    answers["304"] = await client.get("/v1/series", key, headers={"If-None-Match": answers["ok"].headers["ETag"]})
+    answers["404"] = await client.get("/v1/events/ev_doesnotexist", key)
+    answers["422"] = await client.get("/v1/fixtures", key, per_page="0")
+    answers["403"] = await client.get("/v1/players", key)
+    while (r := await client.get("/v1/countries", key)).status_code == 200:
+        answers["last ok"] = r
+    answers["rate_limited"] = r
+    mock_clock.jump(60)
+    now += 60
+    sql(
+        db_url,
+        "UPDATE key_usage SET day_calls = $2 WHERE key_id = (SELECT id FROM api_keys WHERE key_hash = $1)",
+        svc_keys.key_hash(key),
+        PLANS["free"].per_day,
+    )
+    answers["quota_exceeded"] = await client.get("/v1/series", key)
+    statuses = {name: r.status_code for name, r in answers.items()}
+    assert statuses == {
+        "ok": 200,
+        "304": 304,
+        "404": 404,
+        "422": 422,
+        "403": 403,
+        "last ok": 200,
+        "rate_limited": 429,
+        "quota_exceeded": 429,
+    }
+    assert answers["rate_limited"].json_body["error"]["code"] == "rate_limited"
+    assert answers["quota_exceeded"].json_body["error"]["code"] == "quota_exceeded"
+    for name, r in answers.items():
+        assert_rate_fields_agree(r, now if name == "quota_exceeded" else NOON.timestamp() + 7.5, "free")
+    assert structured_list(answers["last ok"].headers["RateLimit"])["minute"]["r"] == 0
+
+
+async def test_a_refused_call_is_logged_with_its_key_like_a_served_one(client, db_url, caplog):
+    key = make_key(db_url, "free")
+    with caplog.at_level(logging.INFO, logger="svc.access"):
+        while (r := await client.get("/v1/countries", key)).status_code == 200:
+            pass
+        over_plan = await client.get("/v1/players", key)
+    assert (r.status_code, over_plan.status_code) == (429, 403)
+    lines = [TextLines().format(rec) for rec in caplog.records if rec.name == "svc.access"]
+    assert lines[-2].split(" GET ")[1].startswith("/v1/countries 429 ") and lines[-2].endswith(f"key={key[:12]}")
+    assert lines[-1].split(" GET ")[1].startswith("/v1/players 403 ") and lines[-1].endswith(f"key={key[:12]}")
