@@ -18,12 +18,14 @@ every subscriber, from the trigger to the byte arriving at each client), and the
 collections the server ran meanwhile (count, longest pause; ops/bench/gclog.py). The trigger is,
 for ours, the commit of the change in PostgreSQL (NOTIFY, LISTEN, hub, fan-out follow); for the
 peer, the moment the GET /publish is sent.
-Clients are raw Trio sockets, so the client side stays cheap (it shares the machine's cores
-with the server all the same). A stream of ours lasts ~5 minutes: each N is measured well within that.
-Prints one Markdown table, ours and the peer side by side per N with ratios (ours / peer), and
-saves it under ops/bench/out/stream-<UTC time>.md; the servers' own output goes to a temporary
-directory named at the end. Each N stops by itself: opening is bounded (OPEN_TIMEOUT), so is the
-wait for the change (REACH_TIMEOUT); a row then shows how many streams opened / were reached.
+Clients are raw Trio sockets (ops/bench/stream_clients.py), so the client side stays cheap (it
+shares the machine's cores with the server all the same). A stream of ours lasts ~5 minutes: each
+N is measured well within that.
+Prints one Markdown table (ops/bench/stream_report.py), ours and the peer side by side per N with
+ratios (ours / peer), and saves it under ops/bench/out/stream-<UTC time>.md; the servers' own
+output goes to a temporary directory named at the end. Each N stops by itself: opening is bounded
+(OPEN_TIMEOUT), so is the wait for the change (REACH_TIMEOUT); a row then shows how many streams
+opened / were reached.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
-import math
 import os
 import resource
 import signal
@@ -60,20 +61,9 @@ import psutil
 import trio
 
 from ops.bench import gclog, layers
+from ops.bench.stream_clients import Client, make_keys, publish_one, publish_peer, stream_client
+from ops.bench.stream_report import installed, layer_table, table
 from svc.testing.serving import free_port
-
-
-async def make_keys(url: str, n: int) -> list[str]:
-    from svc.access import keys as svc_keys
-    from svc.core.db import connect_asyncio
-
-    conn = await connect_asyncio(url)
-    try:
-        return [
-            await svc_keys.create_key(conn, plan="live", account=f"bench-stream-{os.getpid()}-{i}") for i in range(n)
-        ]
-    finally:
-        await conn.close()
 
 
 async def migrate(url: str) -> None:
@@ -86,82 +76,6 @@ async def migrate(url: str) -> None:
         await apply(conn)
     finally:
         await conn.close()
-
-
-async def publish_one(url: str) -> tuple[int, float]:
-    """Writes one change of a match in play as the feed would; (seq, commit time)."""
-    from svc.core.db import connect_asyncio
-    from svc.core.sqlrun import Tx
-    from svc.world.feed.publish import publish
-
-    conn = await connect_asyncio(url)
-    try:
-        # a match in play, else the latest to start (a world whose play has stopped still gets changes)
-        mid = await conn.fetchval(
-            "SELECT id FROM matches WHERE start_at IS NOT NULL ORDER BY status = 'live' DESC, start_at DESC, id LIMIT 1"
-        )
-        async with conn.transaction():
-            seq = await publish(Tx(conn), mid, "score", dt.datetime.now(dt.UTC))
-        return seq, time.perf_counter()
-    finally:
-        await conn.close()
-
-
-class Client:
-    def __init__(self) -> None:
-        self.buf = bytearray()
-        self.ok = False
-        self.arrived: dict[bytes, float] = {}
-        self.want: bytes | None = None
-
-
-async def publish_peer(port: int, seq: int) -> tuple[int, float]:
-    """Triggers one broadcast on the peer; (seq, time the request was sent)."""
-    s = await trio.open_tcp_stream("127.0.0.1", port)
-    async with s:
-        sent = time.perf_counter()
-        await s.send_all(f"GET /publish?seq={seq} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
-        while await s.receive_some(65536):
-            pass
-    return seq, sent
-
-
-async def stream_client(
-    port: int, request: bytes, c: Client, opened: trio.MemorySendChannel, opening: trio.CapacityLimiter
-) -> None:
-    told = False
-    try:
-        async with opening:  # held until the response head arrives
-            s = await trio.open_tcp_stream("127.0.0.1", port)
-            await s.send_all(request)
-            while not told:
-                chunk = await s.receive_some(65536)
-                if not chunk:
-                    await s.aclose()
-                    return
-                c.buf += chunk
-                if b"\r\n\r\n" in c.buf:
-                    c.ok = c.buf.startswith(b"HTTP/1.1 200")
-                    told = True
-                    await opened.send(c.ok)
-        async with s:
-            while True:
-                chunk = await s.receive_some(65536)
-                if not chunk:
-                    return
-                c.buf += chunk
-                if c.want is not None and c.want in c.buf and c.want not in c.arrived:
-                    c.arrived[c.want] = time.perf_counter()
-                if len(c.buf) > 1 << 14:
-                    del c.buf[
-                        : len(c.buf) - 4096
-                    ]  # keep a tail longer than one message: the marker may straddle chunks
-    except (OSError, trio.BrokenResourceError):
-        pass
-    finally:
-        if not told:
-            with trio.CancelScope(shield=True):
-                await opened.send(False)
 
 
 def cpu_seconds(p: psutil.Process) -> float:
@@ -366,56 +280,6 @@ def raise_open_files(n: int) -> None:
         )
 
 
-def ratio(a: float, b: float) -> str:
-    if math.isnan(a) or math.isnan(b) or b == 0:
-        return "–"
-    return f"{a / b:.1f}×"
-
-
-FIGURES = [  # key, label, format
-    ("ok", "streams opened", "{:.0f}"),
-    ("open_s", "open all (s)", "{:.1f}"),
-    ("rss_per_stream_kb", "memory/stream (KiB)", "{:.1f}"),
-    ("idle_cpu_pct", "idle CPU, heartbeats only (%)", "{:.1f}"),
-    ("reached", "change reached (subscribers)", "{:.0f}"),
-    ("p50_ms", "change to every subscriber p50 (ms)", "{:.0f}"),
-    ("p99_ms", "change to every subscriber p99 (ms)", "{:.0f}"),
-    ("gc_full", "full garbage collections in the run", "{:.0f}"),
-    ("gc_max_ms", "longest full collection (ms)", "{:.0f}"),
-]
-
-
-def table(pairs: list[tuple[dict, dict]]) -> str:
-    lines = [
-        "| streams | figure | ours (Quart-Trio, Hypercorn) | peer (sse-starlette, uvicorn) | ours / peer |",
-        "|---|---|---|---|---|",
-    ]
-    for ours, peer in pairs:
-        for key, label, fmt in FIGURES:
-            r = "–" if key in ("ok", "reached", "gc_full") else ratio(ours[key], peer[key])
-            lines.append(f"| {ours['streams']} | {label} | {fmt.format(ours[key])} | {fmt.format(peer[key])} | {r} |")
-    return "\n".join(lines)
-
-
-def layer_table(pairs: list[tuple[dict, dict]]) -> str:
-    """Traced bytes alive per stream, by layer, ours beside the peer's."""
-    lines = ["| streams | layer | ours: KiB per stream (share) | peer: KiB per stream (share) |", "|---|---|---|---|"]
-    for ours, peer in pairs:
-        n = ours["streams"]
-        totals = {side: sum(r["heap_layers"].values()) or 1 for side, r in (("ours", ours), ("peer", peer))}
-        names = sorted(
-            set(ours["heap_layers"]) | set(peer["heap_layers"]),
-            key=lambda k: -(ours["heap_layers"].get(k, 0) + peer["heap_layers"].get(k, 0)),
-        )
-        for name in names + ["all"]:
-            cells = []
-            for side, r in (("ours", ours), ("peer", peer)):
-                b = totals[side] if name == "all" else r["heap_layers"].get(name, 0)
-                cells.append(f"{b / n / 1024:.1f} ({100 * b / totals[side]:.0f} %)")
-            lines.append(f"| {n} | {name} | {cells[0]} | {cells[1]} |")
-    return "\n".join(lines)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--streams", default="1000,5000,10000")
@@ -455,7 +319,7 @@ def main() -> int:
         f"Live stream benchmark, {stamp:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, 127.0.0.1, one worker each: "
         f"ours = /v1/live/stream, Quart-Trio on Hypercorn {version('hypercorn')} (h11); "
         f"peer = sse-starlette {version('sse-starlette')} on uvicorn {version('uvicorn')} "
-        f"(asyncio loop, {'httptools' if _has('httptools') else 'h11'}). Heartbeat every 15 s on both. "
+        f"(asyncio loop, {'httptools' if installed('httptools') else 'h11'}). Heartbeat every 15 s on both. "
         f"Our worker's garbage collector: {'as served (svc/core/heap.py)' if HEAP == 'serve' else 'CPython defaults'}; "
         f"the peer's: CPython defaults. "
         f"Change latency from the trigger (ours: the commit in PostgreSQL; peer: GET /publish sent) "
@@ -469,12 +333,6 @@ def main() -> int:
         f.write(text)
     print(f"saved {out}; server output in {LOGS}", file=sys.stderr)
     return 0
-
-
-def _has(module: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(module) is not None
 
 
 if __name__ == "__main__":
