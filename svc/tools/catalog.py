@@ -1,10 +1,11 @@
 """Every endpoint as a tool for AI assistants: names, descriptions and input schemas, read from
 the same endpoint declarations (through the OpenAPI description) as everything else.
 
-A tool's name says what it answers: `get_player` (/v1/players/{id}), `player_form`
-(/v1/players/{id}/form), `rankings_number_ones`, `search`. Its input schema holds the
-endpoint's path and query parameters with the OpenAPI schemas; the live stream's tool adds
-`seconds`, how long to collect the stream's messages (at most 60).
+A tool's name is its operation's operationId (svc.web.endpoint.operation_name makes both), which
+says what it answers: `get_player` (/v1/players/{id}), `player_form` (/v1/players/{id}/form),
+`rankings_number_ones`, `search`; a client generated from the description has the same names. Its
+input schema holds the endpoint's path and query parameters with the OpenAPI schemas; the live
+stream's tool adds `seconds`, how long to collect the stream's messages (at most 60).
 """
 
 from __future__ import annotations
@@ -16,9 +17,7 @@ import attrs
 
 STREAM_SECONDS_MAX = 60
 STREAM_SECONDS_DEFAULT = 10
-NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-# plurals whose singular is not the word less its final s
-SINGULAR = {"countries": "country", "series": "series", "odds": "odds", "matches": "match"}
+NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # what MCP clients accept as a tool's name
 
 
 @attrs.frozen
@@ -30,21 +29,6 @@ class Tool:
     input_schema: dict[str, Any]
     path_params: tuple[str, ...]
     stream: bool  # collects a Server-Sent Events stream for `seconds`
-
-
-def tool_name(path: str) -> str:
-    """/v1/players/{id} -> get_player; /v1/players/{id}/form -> player_form;
-    /v1/rankings/number-ones -> rankings_number_ones."""
-    parts = path.removeprefix("/v1/").split("/")
-    words: list[str] = []
-    for i, part in enumerate(parts):
-        if part.startswith("{"):
-            words[-1] = SINGULAR.get(words[-1], words[-1].removesuffix("s"))
-            if i == len(parts) - 1:
-                words.insert(0, "get")
-            continue
-        words.append(part.replace("-", "_"))
-    return "_".join(words)
 
 
 def tools(description: dict[str, Any]) -> list[Tool]:
@@ -85,7 +69,7 @@ def tools(description: dict[str, Any]) -> list[Tool]:
         schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
         if required:
             schema["required"] = required
-        name = tool_name(path)
+        name = op["operationId"]
         assert NAME_PATTERN.match(name), name
         out.append(
             Tool(

@@ -2,9 +2,11 @@
 
 /docs is the interactive reference (Swagger UI, rendered in the browser from
 /v1/openapi.json; its files ship with the `openapi-ui-bundles` package from PyPI and are served
-from /docs/assets/, so the page works offline), where a key pasted into "Authorize" stays in
-the page (never stored) and "Try it out" calls the API; and below it the error codes, one row
-per code with the code as its anchor (every error's `docs` URL points there), and the plans.
+from /docs/assets/, so the page works offline), its operations grouped by resource (the
+description's tags, in their order) with the plan each needs (x-plan), where a key pasted into
+"Authorize" stays in the page (never stored) and "Try it out" calls the API; and below it the
+error codes, one row per code with the code as its anchor (every error's `docs` URL points
+there), and the plans.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ window.addEventListener("load", function () {
   window.ui = SwaggerUIBundle({
     url: "/v1/openapi.json", dom_id: "#reference", deepLinking: false, persistAuthorization: false,
     displayRequestDuration: true, docExpansion: "list", defaultModelsExpandDepth: -1,
+    showExtensions: true,  // an operation's x-plan: the plan it needs (its tag is its resource)
     presets: [SwaggerUIBundle.presets.apis], layout: "BaseLayout",
     onComplete: function () {
       // an error's docs URL (/docs#rate_limited): the reference above has grown; go to the row again

@@ -1,7 +1,8 @@
 """Endpoint declarations: path, plan, parameters, record type, handler; and the Call a handler
 is given.
 
-Routing, validation, the OpenAPI description and the docs all read this registry.
+Routing, validation, the OpenAPI description and the docs all read this registry. An endpoint's
+name (`Endpoint.name`, from its path) is its OpenAPI operationId and the name of its MCP tool.
 """
 
 from __future__ import annotations
@@ -56,6 +57,24 @@ class Call:
 
 Handler = Callable[[Call], Awaitable[Answer | Page]]
 
+# plurals whose singular is not the word less its final s
+SINGULAR = {"countries": "country", "series": "series", "odds": "odds", "matches": "match"}
+
+
+def operation_name(path: str) -> str:
+    """What an endpoint answers, as a name: /v1/players/{id} -> get_player; /v1/players/{id}/form
+    -> player_form; /v1/rankings/number-ones -> rankings_number_ones; /v1/search -> search."""
+    parts = path.removeprefix("/v1/").split("/")
+    words: list[str] = []
+    for i, part in enumerate(parts):
+        if part.startswith("{"):
+            words[-1] = SINGULAR.get(words[-1], words[-1].removesuffix("s"))
+            if i == len(parts) - 1:
+                words.insert(0, "get")
+            continue
+        words.append(part.replace("-", "_"))
+    return "_".join(words)
+
 
 @attrs.frozen
 class Endpoint:
@@ -86,6 +105,11 @@ class Endpoint:
     @property
     def paged(self) -> bool:
         return issubclass(self.params, Paging)
+
+    @property
+    def name(self) -> str:
+        """The OpenAPI operationId, which the MCP tool of this endpoint is named after."""
+        return operation_name(self.path)
 
     @property
     def rule(self) -> str:

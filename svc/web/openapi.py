@@ -11,6 +11,8 @@ from svc.access.plans import PLANS
 from svc.core.errors import ERRORS
 from svc.web.convert import json_schema
 from svc.web.endpoint import Endpoint
+from svc.web.openapi_errors import error_responses
+from svc.web.openapi_tags import tag_objects, tag_of
 from svc.web.params import openapi_parameters
 
 RATE_HEADERS = {
@@ -79,7 +81,9 @@ def _response_schema(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]
 
 def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
     headers = {name: {"description": text, "schema": {"type": "integer"}} for name, text in RATE_HEADERS.items()}
-    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    errors = error_responses(
+        ep.plan, openapi_parameters(ep.params), dict(headers), stream=ep.media_type == "text/event-stream"
+    )
     if ep.media_type == "application/json":
         content = {"application/json": {"schema": _response_schema(ep, components)}}
     else:  # a stream: each message's JSON `data` is one item of ep.returns
@@ -104,21 +108,15 @@ def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
             "If-None-Match (no body; the call counts like any other).",
             "headers": {k: v for k, v in headers.items()},
         }
-    for status in ("400", "401", "403", "404", "422", "429"):
-        responses[status] = {
-            "description": ", ".join(k.code for k in ERRORS.values() if str(k.status) == status),
-            "content": error,
-        }
-    responses["405"] = {"description": "method_not_allowed", "content": error}
-    responses["503"] = {"description": "unavailable", "content": error}
+    responses.update(errors)
     plan = PLANS[ep.plan]
     return {
-        "operationId": ep.path.strip("/").replace("/", "_").replace("{", "").replace("}", "").replace("-", "_"),
+        "operationId": ep.name,  # the MCP tool's name too (svc.tools.catalog)
         "summary": ep.summary,
         "description": ep.description
         + f"\n\nPlan: {plan.title} and above."
         + ("" if ep.counted else " Never counted against limits."),
-        "tags": [plan.title],
+        "tags": [tag_of(ep.path)],  # the resource; the plan is x-plan
         "x-plan": ep.plan,
         "parameters": openapi_parameters(ep.params),
         "responses": responses,
@@ -163,6 +161,7 @@ def build(
         "info": {"title": "Badminton data service", "version": API_VERSION, "description": DESCRIPTION},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"apiKeyHeader": []}],
+        "tags": tag_objects({op["tags"][0] for item in paths.values() for op in item.values()}),
         "paths": paths,
         **({"webhooks": webhooks(components)} if webhooks else {}),
         "components": {
