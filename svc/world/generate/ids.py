@@ -9,6 +9,8 @@ import hashlib
 import random
 import unicodedata
 
+from anyascii import anyascii
+
 
 def digest(*parts: object) -> bytes:
     return hashlib.sha256("|".join(str(p) for p in parts).encode()).digest()
@@ -25,11 +27,24 @@ def make_id(prefix: str, *parts: object) -> str:
 
 
 def fold(text: str) -> str:
-    """ASCII, lower case, accents dropped; letters without a decomposition spelt out (ø, æ, ß, ı)."""
+    """ASCII, lower case, as names are matched: every character transliterated by anyascii (é -> e,
+    Ł -> l, đ and ð -> d, þ -> th, œ -> oe, ø -> o, ß -> ss, ’ -> '), so that a name written with or
+    without its letters' marks folds the same. The database's fold() (unaccent,
+    svc/sql/schema/002_world.sql) gives the same for Latin letters (tests/world/test_folding.py)."""
+    return anyascii(text).lower()
+
+
+def id_fold(text: str) -> str:
+    """The fold ids and slugs are made with, kept as it was first written so that none ever changes
+    (an id is a hash of it): NFKD, marks and whatever has no ASCII form dropped, a few letters
+    spelt out. It loses Ł, đ, ð, þ and œ ("ŁUkasz" gives "ukasz"), which fold() does not, so names
+    are matched by fold() and only ids and slugs come from this."""
     s = text.replace("ø", "o").replace("Ø", "O").replace("æ", "ae").replace("Æ", "AE").replace("ß", "ss")
     s = s.replace("ı", "i")
     return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower()
 
 
 def slugify(name: str) -> str:
-    return "-".join("".join(c if c.isalnum() else " " for c in fold(name)).split())
+    """A name's slug: the letters and digits of its id_fold, words joined by hyphens (a slug names
+    a series or a player in URLs, so it never changes)."""
+    return "-".join("".join(c if c.isalnum() else " " for c in id_fold(name)).split())

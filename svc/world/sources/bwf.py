@@ -50,7 +50,7 @@ from svc.world.sources.bundle_rows import SOURCE
 from svc.world.sources.bwf_tour import TourRow
 from svc.world.sources.countries import code_of
 from svc.world.sources.import_report import Report
-from svc.world.sources.names import Identities, family_of, initials_fit, player_id
+from svc.world.sources.names import Identities, family_of, initials_fit
 from svc.world.sources.persons import Person
 from svc.world.sources.rows import Problem, find
 from svc.world.sources.series_names import city_name, gender_of, series_of, tier_of, year_of
@@ -88,7 +88,8 @@ class Builder:
         key = self.identities.key(name, country)
         p = self.people.get(key)
         if p is None:
-            p = self.people[key] = Person(key=key, id=self.held_ids.get(key) or player_id(key), country=country)
+            pid = self.held_ids.get(key) or self.identities.id_of(name, country)
+            p = self.people[key] = Person(key=key, id=pid, country=country)
         if from_match:
             p.spellings[name] += 1
             p.in_matches = True
@@ -135,7 +136,7 @@ class Builder:
             self.identities.add(spelling, country)  # a new group: neither of its keys was known
             key = self.identities.key(spelling, country)
             person = self.people.get(key) or Person(
-                key=key, id=player_id(key), country=country, listed=spelling, from_record=True
+                key=key, id=self.identities.id_of(spelling, country), country=country, listed=spelling, from_record=True
             )
             self.people[key] = person
         person.genders[gender] += 1

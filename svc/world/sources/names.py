@@ -5,29 +5,40 @@ ranking files with the FAMILY name in capitals ("Viktor AXELSEN", "LEONG Jun Hao
 same person may be spelt with other case, accents, hyphens or order across events. A
 person's key is their name's parts folded (accents, case, hyphens) and sorted, with their
 country: the same parts in any order and case are one person, and the same parts for two
-countries are two people. Ids derive from the key, so they stay the same on every import.
+countries are two people. Ids derive from the key, so they stay the same on every import; the
+key people are matched by is folded by ids.fold (anyascii: "Łukasz" and "Lukasz" are one
+person), the key an id is made from by ids.id_fold, as ids were first made, so that no id
+changes ("ŁUkasz CHUDZINSKI" of the shipped lists keeps the id of "ukasz chudzinski|POL").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
-from svc.world.generate.ids import fold, make_id
+from svc.world.generate.ids import fold, id_fold, make_id
 
 # Nations whose players' names are written family name first in BWF lists.
 FAMILY_FIRST = {"CHN", "TPE", "HKG", "MAC", "KOR", "PRK", "VIE"}
 
 
-def parts(name: str) -> tuple[str, ...]:
-    """The folded parts of a name, sorted: the same for any order, case, accent or hyphen."""
-    return tuple(sorted(p for p in re.split(r"[\s\-.,']+", fold(name)) if p))
+def parts(name: str, folding: Callable[[str], str] | None = None) -> tuple[str, ...]:
+    """The folded parts of a name (by fold(), or `folding`), sorted: the same for any order, case,
+    accent or hyphen."""
+    return tuple(sorted(p for p in re.split(r"[\s\-.,']+", (folding or fold)(name)) if p))
 
 
 # Names repeat (27 weekly lists of ~6,900 rows, 14,000 matches): each spelling is folded once.
 @cache
 def person_key(name: str, country: str | None) -> str:
     return " ".join(parts(name)) + "|" + (country or "")
+
+
+@cache
+def id_key(name: str, country: str | None) -> str:
+    """person_key with the fold ids are made with (ids.id_fold): the key a person's id comes from."""
+    return " ".join(parts(name, id_fold)) + "|" + (country or "")
 
 
 @cache
@@ -46,11 +57,13 @@ def joined_key(name: str, country: str | None) -> str:
 class Identities:
     """One identity per person over every spelling seen: spellings whose parts are the same in
     any order (person_key) or whose family and given names run together are the same
-    (joined_key) are one person. The id comes from the smallest person_key of the group, so
-    it depends on which spellings exist, never on the order rows come in."""
+    (joined_key) are one person. The id comes from the smallest id_key of the group's spellings
+    (what the smallest person_key was before fold() took anyascii: the same id), so it depends on
+    which spellings exist, never on the order rows come in."""
 
     def __init__(self) -> None:
         self._parent: dict[str, str] = {}
+        self._id_key: dict[str, str] = {}  # a group's leader -> the smallest id_key of its spellings
 
     def _find(self, k: str) -> str:
         root = k
@@ -62,14 +75,20 @@ class Identities:
 
     def add(self, name: str, country: str | None) -> None:
         a, b = self._find(person_key(name, country)), self._find("joined:" + joined_key(name, country))
+        keys = [id_key(name, country), *(self._id_key.pop(k) for k in {a, b} if k in self._id_key)]
         if a != b:
             # the smaller person_key leads the group (joined keys never lead)
             lo, hi = sorted((a, b), key=lambda k: (k.startswith("joined:"), k))
             self._parent[hi] = lo
+        self._id_key[self._find(a)] = min(keys)
 
     def key(self, name: str, country: str | None) -> str:
         """The group's key for a spelling already added."""
         return self._find(person_key(name, country))
+
+    def id_of(self, name: str, country: str | None) -> str:
+        """The player id of the group of a spelling already added."""
+        return player_id(self._id_key[self.key(name, country)])
 
     def known(self, name: str, country: str | None) -> str | None:
         """The group's key of a person already seen under this spelling or one that is the same
