@@ -128,7 +128,7 @@ async def serve_tools_stdio(database_url: str, settings: Settings, key: str | No
         app.nursery = nursery  # what Quart-Trio's lifespan sets when a server runs the app
         await app.startup()
         try:
-            await serve_stdio(app, openapi_description(), key, VERSION)
+            await serve_stdio(app, openapi_description(), key, settings.public_url, VERSION)
         finally:
             await app.shutdown()
             nursery.cancel_scope.cancel()

@@ -50,6 +50,9 @@ class Settings:
     # SVC_KEEP_ALIVE_S: an idle connection (no request in progress) is closed after this long, also
     # after its last answer; Hypercorn's default, long enough for a client's next call in a burst
     keep_alive_s: float = 5.0
+    # SVC_PUBLIC_URL: where people reach the service (scheme://host[:port]), for links made without a
+    # request to take the host from: the docs links of the tools over stdio (`python -m svc mcp`)
+    public_url: str = "http://localhost:8000"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -69,4 +72,5 @@ class Settings:
             smtp_from=env.get("SVC_SMTP_FROM", "webhooks@localhost"),
             scale=env.get("SVC_SCALE", "demo"),
             keep_alive_s=_seconds(env.get("SVC_KEEP_ALIVE_S", ""), 5.0),
+            public_url=env.get("SVC_PUBLIC_URL", "").rstrip("/") or "http://localhost:8000",
         )

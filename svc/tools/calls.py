@@ -1,17 +1,18 @@
 """A tool call made as the HTTP call it stands for: through the app's own request path, in
 process (key check, plan, limits, counting, answer cache, logs: one tool call is one call).
 
-The app is called as ASGI with a GET of the endpoint's path and query and the caller's key in
-the Authorization header. For the live stream the client side disconnects after the asked
-number of seconds, as an HTTP client closing its connection would: the stream ends there and
-frees its slot.
+The app is called as ASGI with a GET of the endpoint's path and query, the caller's key in the
+Authorization header, and the host and scheme of the service as its caller reaches it (`origin`),
+so that the answer's links (an error's `docs`) are the service's own. For the live stream the
+client side disconnects after the asked number of seconds, as an HTTP client closing its
+connection would: the stream ends there and frees its slot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 import attrs
 import orjson
@@ -59,10 +60,12 @@ def request_target(tool: Tool, arguments: dict[str, Any]) -> tuple[str, str]:
     return path, urlencode(pairs)
 
 
-async def call(app: ASGIApp, tool: Tool, arguments: dict[str, Any], key: str | None) -> Outcome:
-    """The endpoint's answer to `arguments` with `key` (None: no key, as a call without one)."""
+async def call(app: ASGIApp, tool: Tool, arguments: dict[str, Any], key: str | None, origin: str) -> Outcome:
+    """The endpoint's answer to `arguments` with `key` (None: no key, as a call without one), asked
+    of the service at `origin` (scheme://host[:port], as its caller reaches it)."""
     path, query = request_target(tool, arguments)
-    headers = [(b"host", b"tools.local"), (b"user-agent", b"svc-tools")]
+    scheme, host, server = _origin(origin)
+    headers = [(b"host", host.encode("latin-1", "replace")), (b"user-agent", b"svc-tools")]
     if key:
         headers.append((b"authorization", b"Bearer " + key.encode()))
     scope = {
@@ -70,14 +73,14 @@ async def call(app: ASGIApp, tool: Tool, arguments: dict[str, Any], key: str | N
         "asgi": {"version": "3.0", "spec_version": "2.3"},
         "http_version": "1.1",
         "method": "GET",
-        "scheme": "http",
+        "scheme": scheme,
         "path": path,
         "raw_path": path.encode(),
         "query_string": query.encode(),
         "root_path": "",
         "headers": headers,
         "client": ("127.0.0.1", 0),
-        "server": ("tools.local", 80),
+        "server": server,
     }
     seconds = (
         min(STREAM_SECONDS_MAX, max(1, int(arguments.get("seconds", STREAM_SECONDS_DEFAULT)))) if tool.stream else 0
@@ -123,6 +126,18 @@ async def call(app: ASGIApp, tool: Tool, arguments: dict[str, Any], key: str | N
             nursery.cancel_scope.cancel()
     got = {bytes(k).decode("latin-1").lower(): bytes(v).decode("latin-1") for k, v in head.get("headers", [])}
     return Outcome(head.get("status", 500), b"".join(chunks), got)
+
+
+def _origin(origin: str) -> tuple[str, str, tuple[str, int]]:
+    """The scheme, the Host header and the ASGI `server` of a request to `origin`."""
+    where = urlsplit(origin)
+    scheme = where.scheme if where.scheme in ("http", "https") else "http"
+    default = 443 if scheme == "https" else 80
+    try:
+        port = where.port or default
+    except ValueError:  # a Host header's port that is not a number: the app answers as for any host
+        port = default
+    return scheme, where.netloc or "localhost", (where.hostname or "localhost", port)
 
 
 def stream_messages(body: bytes) -> list[dict[str, Any]]:

@@ -9,7 +9,9 @@ Two transports:
 
 A refusal (no key, a plan too low, a limit reached, a bad parameter) comes back as a tool
 result marked as an error whose text is the API's error (code, message, the plan needed, the
-seconds to wait), so the assistant can act on it; an unknown tool is a protocol error.
+seconds to wait), so the assistant can act on it; an unknown tool is a protocol error. An
+error's `docs` link is the service's own /docs: over HTTP at the host the MCP request was sent
+to, over stdio at the public URL the settings give (SVC_PUBLIC_URL).
 """
 
 from __future__ import annotations
@@ -41,12 +43,21 @@ INSTRUCTIONS = (
     "plan and limits like an HTTP call."
 )
 
-# The key of the HTTP request an MCP request came in (set per request by `Mounted`).
+# The key of the HTTP request an MCP request came in, and the scheme and host it was sent to
+# (set per request by `Mounted`).
 REQUEST_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("svc_tools_request_key", default=None)
+REQUEST_ORIGIN: contextvars.ContextVar[str] = contextvars.ContextVar("svc_tools_request_origin", default="")
 
 
-def build(app: ASGIApp, description: dict[str, Any], key: Callable[[], str | None], version: str = "") -> Server:
-    """An MCP server whose tools call `app` with the key `key()` gives for the request."""
+def build(
+    app: ASGIApp,
+    description: dict[str, Any],
+    key: Callable[[], str | None],
+    origin: Callable[[], str],
+    version: str = "",
+) -> Server:
+    """An MCP server whose tools call `app` with the key `key()` gives for the request, as a call
+    to the service at `origin()` (scheme://host[:port])."""
     catalog: dict[str, Tool] = {t.name: t for t in tools(description)}
     listed = types.ListToolsResult(
         tools=[
@@ -71,9 +82,10 @@ def build(app: ASGIApp, description: dict[str, Any], key: Callable[[], str | Non
         if tool is None:
             raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r}; tools/list names all {len(catalog)}")
         try:
-            outcome = await calls.call(app, tool, params.arguments or {}, key())
+            outcome = await calls.call(app, tool, params.arguments or {}, key(), origin())
         except ArgumentError as exc:
-            return _error({"error": {"code": "bad_request", "message": str(exc)}, "status": 400})
+            err = ApiError("bad_request", str(exc))
+            return _error({**err.body(origin() + "/docs"), "status": err.status})
         return result(tool, outcome)
 
     return Server(
@@ -125,7 +137,7 @@ class Mounted:
     async def component(self, service: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """The session manager for the app's lifetime (`service`, the app's, is not needed: the
         tools reach the app over ASGI, as a client would)."""
-        server = build(self.api, self._description(), REQUEST_KEY.get, self._version)
+        server = build(self.api, self._description(), REQUEST_KEY.get, REQUEST_ORIGIN.get, self._version)
         # a new manager each start: one can run only once (a restarted component makes another)
         manager = StreamableHTTPSessionManager(app=server, json_response=True, stateless=True)
         async with manager.run():
@@ -141,21 +153,32 @@ class Mounted:
         if scope["type"] != "http" or not (path == MOUNT or path.startswith(MOUNT + "/")):
             await self.api(scope, receive, send)
             return
+        origin = request_origin(scope)
         try:
             key = _request_key(scope)
         except ApiError as err:  # a key in the URL, two keys, a malformed Authorization: as the API answers
-            await _json(send, err.status, err.body("/docs"))
+            await _json(send, err.status, err.body(origin + "/docs"))
             return
         if self.manager is None:
-            await _json(
-                send, 503, {"error": {"code": "unavailable", "message": "the tools are starting; retry shortly"}}
-            )
+            starting = ApiError("unavailable", "the tools are starting; retry shortly")
+            await _json(send, starting.status, starting.body(origin + "/docs"))
             return
-        token = REQUEST_KEY.set(key)
+        token, origin_token = REQUEST_KEY.set(key), REQUEST_ORIGIN.set(origin)
         try:
             await self.manager.handle_request(scope, receive, send)
         finally:
             REQUEST_KEY.reset(token)
+            REQUEST_ORIGIN.reset(origin_token)
+
+
+def request_origin(scope: dict) -> str:
+    """scheme://host[:port] of the service as this request reached it: its Host header, as the API
+    makes its own docs links (svc.web.responses), else the address it came in on."""
+    host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"host"), "")
+    if not host:
+        name, port = scope.get("server") or ("localhost", 80)
+        host = f"{name}:{port}"
+    return f"{scope.get('scheme', 'http')}://{host}"
 
 
 def _request_key(scope: dict) -> str | None:
@@ -176,10 +199,13 @@ async def _json(send: Any, status: int, body: dict[str, Any]) -> None:
 # -- stdio ---------------------------------------------------------------------------------
 
 
-async def serve_stdio(app: ASGIApp, description: dict[str, Any], key: str | None, version: str = "") -> None:
-    """Serves MCP over this process's stdin and stdout until stdin closes."""
+async def serve_stdio(
+    app: ASGIApp, description: dict[str, Any], key: str | None, public_url: str, version: str = ""
+) -> None:
+    """Serves MCP over this process's stdin and stdout until stdin closes; the answers' links are
+    those of the service at `public_url` (scheme://host[:port])."""
     from mcp.server.stdio import stdio_server
 
-    server = build(app, description, lambda: key, version)
+    server = build(app, description, lambda: key, lambda: public_url, version)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

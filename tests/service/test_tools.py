@@ -2,7 +2,8 @@
 HTTP at /mcp of a real `svc serve` process, and over stdio from `python -m svc mcp`.
 
 A tool answers what the HTTP call answers, counts as one call of the key, and a refusal (plan,
-limit, bad parameter) comes back as a tool error that names the plan or the wait."""
+limit, bad parameter) comes back as a tool error that names the plan or the wait, with a docs link
+to the service's own /docs: the host the MCP request went to, or over stdio SVC_PUBLIC_URL."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from svc.access import keys as svc_keys
+from svc.core.settings import Settings
 from svc.testing.serving import serve_process
 from svc.tools.catalog import NAME_PATTERN
 from tests.support import make_key, sql
@@ -72,6 +74,10 @@ async def test_lists_45_tools_and_answers_as_http_counted_the_same(server, db_ur
         assert len(names) == 45 == len(set(names))
         assert all(NAME_PATTERN.match(n) for n in names)
         assert {"search", "get_player", "player_form", "rankings_number_ones", "live_stream"} <= set(names)
+        async with httpx.AsyncClient(timeout=30) as http:
+            description = (await http.get(f"{base}/v1/openapi.json")).json()
+        # one name for each endpoint: its tool's is its operationId, what a generated client calls it
+        assert names == [item["get"]["operationId"] for item in description["paths"].values()]
         get_player = next(t for t in listed if t.name == "get_player")
         assert get_player.input_schema["required"] == ["id"] and get_player.description
         before = calls_today(db_url, key)
@@ -102,6 +108,10 @@ async def test_refusals_are_tool_errors_naming_the_plan_or_the_wait(server, db_u
         upgrade = await client.call_tool("get_player", {"id": "pl_x"})
         assert upgrade.is_error and upgrade.structured_content["error"]["plan"] == "archive"
         assert upgrade.structured_content["status"] == 403
+        assert upgrade.structured_content["error"]["docs"] == f"{base}/docs#upgrade_required"
+        missing = await client.call_tool("get_player", {})  # arguments that cannot make a request
+        assert missing.is_error and missing.structured_content["status"] == 400
+        assert missing.structured_content["error"]["docs"] == f"{base}/docs#bad_request"
         bad = await client.call_tool("countries", {"per_page": 0})
         assert bad.is_error and bad.structured_content["status"] in (400, 422)
         assert "per_page" in bad.structured_content["error"]["message"]
@@ -125,6 +135,7 @@ async def test_refusals_are_tool_errors_naming_the_plan_or_the_wait(server, db_u
     async with httpx.AsyncClient() as http:
         r = await http.post(f"{base}/mcp?key={free}", json={})
         assert r.status_code == 400 and "header" in r.json()["error"]["message"]
+        assert r.json()["error"]["docs"] == f"{base}/docs#bad_request"
 
 
 async def test_the_live_stream_tool_collects_messages_for_the_seconds_asked(server, db_url):
@@ -143,6 +154,11 @@ async def test_the_live_stream_tool_collects_messages_for_the_seconds_asked(serv
     assert sql(db_url, "SELECT count(*) FROM live_stream_slots")[0][0] == 0  # the stream's slot is free again
 
 
+def test_the_public_url_of_stdio_links_defaults_to_serves_own_address():
+    assert Settings.from_env({}).public_url == "http://localhost:8000"
+    assert Settings.from_env({"SVC_PUBLIC_URL": "https://api.example/"}).public_url == "https://api.example"
+
+
 async def test_stdio_server_from_the_command_line(db_url, tmp_path):
     key = make_key(db_url, "archive")
     params = StdioServerParameters(
@@ -153,6 +169,7 @@ async def test_stdio_server_from_the_command_line(db_url, tmp_path):
             "SVC_API_KEY": key,
             "SVC_HOME": str(tmp_path),
             "SVC_LOG_LEVEL": "WARNING",
+            "SVC_PUBLIC_URL": "https://badminton.example:8443/",
             "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
             "PATH": os.environ.get("PATH", ""),
         },
@@ -162,5 +179,8 @@ async def test_stdio_server_from_the_command_line(db_url, tmp_path):
             assert len((await client.list_tools()).tools) == 45
             country = sql(db_url, "SELECT code FROM countries ORDER BY code LIMIT 1")[0]["code"]
             result = await client.call_tool("get_country", {"code": country})
+            unknown = await client.call_tool("get_country", {"code": "ZZZ"})
     assert not result.is_error, result.content
     assert result.structured_content["data"]["code"] == country
+    assert unknown.is_error and unknown.structured_content["status"] == 404
+    assert unknown.structured_content["error"]["docs"] == "https://badminton.example:8443/docs#not_found"
