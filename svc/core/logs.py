@@ -2,8 +2,8 @@
 
 Plain text by default; with SVC_LOG_FORMAT=json every record is one JSON object per line (for
 log shippers): time, level, logger, process, message, and for a request line its fields apart
-(method, path, status, ms, key: the key's public prefix, never the key), and a traceback in
-`exception`, never inside `message`.
+(method, path, status, ms, key: the key's public prefix, never the key; request_id: the answer's
+Request-Id), and a traceback in `exception`, never inside `message`.
 
 A record is one line whatever it holds: a path or a name comes from the client, and a decoded
 `%0A` in it must not start a forged line, nor a `%00` put a NUL into the log. In text, the
@@ -24,7 +24,7 @@ import re
 
 import orjson
 
-REQUEST_FIELDS = ("method", "path", "status", "ms", "key")
+REQUEST_FIELDS = ("method", "path", "status", "ms", "key", "request_id")
 TEXT_FORMAT = "%(asctime)s %(process)d %(name)s %(levelname)s %(message)s"
 TRACEBACK_INDENT = "    "
 

@@ -1,8 +1,9 @@
 """The Quart-Trio application: its parts put together.
 
 Each endpoint is routed to the request pipeline (svc.web.pipeline); what no endpoint serves is
-refused as the API refuses (svc.web.refusals); any origin may call (svc.web.cors); /healthz
-(svc.web.health), /v1/openapi.json and /docs (svc.web.docs) need no key. The components beside
+refused as the API refuses (svc.web.refusals); any origin may call (svc.web.cors); every answer
+carries a Request-Id (svc.web.request_id); the probes /livez, /readyz and /healthz (svc.web.health),
+/v1/openapi.json and /docs (svc.web.docs) need no key. The components beside
 the app run under its supervisor (svc.web.supervisor), to which svc.assembly adds them.
 """
 
@@ -22,9 +23,10 @@ from svc.web.connection import ServiceApp
 from svc.web.cors import allow_any_origin
 from svc.web.docs import register_docs
 from svc.web.endpoint import Endpoint
-from svc.web.health import health
+from svc.web.health import live, ready
 from svc.web.pipeline import view
 from svc.web.refusals import refuse_what_no_endpoint_serves
+from svc.web.request_id import tag_every_answer
 from svc.web.service import Service
 from svc.web.supervisor import SUPERVISOR, Supervisor
 
@@ -78,16 +80,19 @@ def create_app(
         )
     register_docs(app, lambda: openapi.build(endpoints, webhooks))
 
-    async def healthz() -> Response:
-        return await health(service, supervisor)
+    async def livez() -> Response:
+        return live()
 
-    app.add_url_rule(
-        "/healthz", endpoint="healthz", view_func=healthz, methods=["GET"], provide_automatic_options=False
-    )
+    async def readyz() -> Response:
+        return await ready(service, supervisor)
+
+    for rule, probe in (("/livez", livez), ("/readyz", readyz), ("/healthz", readyz)):  # /healthz: /readyz's old name
+        app.add_url_rule(rule, endpoint=rule[1:], view_func=probe, methods=["GET"], provide_automatic_options=False)
     for add_pages in pages:
         add_pages(app)
     refuse_what_no_endpoint_serves(app, service)
     allow_any_origin(app)  # after the refusals: a preflight to a path refused there is refused
+    tag_every_answer(app)
     return app
 
 

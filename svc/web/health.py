@@ -1,5 +1,9 @@
-"""/healthz: no key, never counted. 200 when the database answers within a second and every
-component runs; 503 otherwise (a load balancer stops sending work here)."""
+"""The probes: no key, never counted, never stored by a cache.
+
+/livez: 200 whenever the process's event loop runs (answering proves it), touching nothing else --
+a liveness probe that read the database would have every pod restarted during a database outage,
+which a restart cannot mend. /readyz (and /healthz, its older name): 200 when the database answers
+within a second and every component runs; 503 otherwise (a load balancer stops sending work here)."""
 
 from __future__ import annotations
 
@@ -16,7 +20,11 @@ from svc.web.supervisor import Supervisor
 DATABASE_WITHIN_S = 1.0  # a database slower than this to answer one small statement counts as unreachable
 
 
-async def health(service: Service, supervisor: Supervisor) -> Response:
+def live() -> Response:
+    return json_response(b'{"status":"ok"}', 200, {"Cache-Control": "no-store"})
+
+
+async def ready(service: Service, supervisor: Supervisor) -> Response:
     database = "unreachable"
     with trio.move_on_after(DATABASE_WITHIN_S):
         try:

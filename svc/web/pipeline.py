@@ -3,7 +3,8 @@
 key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (one
 statement: key, plan, limits, counting) -> the answer cache -> the handler (named SQL through
 svc.core.db) -> the answer shaped as JSON bytes {data, meta}, with X-RateLimit-* and
-X-Quota-Remaining -> on an error after counting, the call taken back -> one access log line.
+X-Quota-Remaining -> on an error after counting, the call taken back -> one access log line
+(with the Request-Id of svc.web.request_id).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from svc.web import paging
 from svc.web.convert import to_json
 from svc.web.endpoint import Call, Endpoint
 from svc.web.params import parse
+from svc.web.request_id import request_id
 from svc.web.responses import answered, error_response
 from svc.web.service import Service
 
@@ -123,7 +125,7 @@ async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: 
     """The handler's answer as JSON bytes {data, meta} (a list's meta from svc.web.paging), or the
     streaming Response a handler made itself."""
     if window is not None:
-        page = await ep.handler(call)
+        page = await paging.page_from(ep.handler, call)
         meta = paging.meta(page, window)
         if not page.items:
             await _note_coverage(service, call.caller.data_version, meta)
@@ -166,14 +168,16 @@ async def _note_coverage(service: Service, data_version: str, meta: dict[str, An
 
 
 def log_request(method: str, path: str, status: int, ms: float, prefix: str) -> None:
-    """The access log line of one request. Never the query string: a key sent there must not
-    reach the logs."""
+    """The access log line of one request, with the Request-Id its answer carries. Never the query
+    string: a key sent there must not reach the logs."""
+    rid = request_id()
     log.info(
-        "%s %s %d %.1fms key=%s",
+        "%s %s %d %.1fms key=%s id=%s",
         method,
         path,
         status,
         ms,
         prefix,
-        extra={"method": method, "path": path, "status": status, "ms": round(ms, 1), "key": prefix},
+        rid,
+        extra={"method": method, "path": path, "status": status, "ms": round(ms, 1), "key": prefix, "request_id": rid},
     )

@@ -7,13 +7,21 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
+import re
 
+import orjson
 import pytest
+import trio
 
 from svc.access import keys as svc_keys
 from svc.access.plans import PLANS
-from svc.core.logs import TextLines
-from tests.support import NOON, make_key, sql
+from svc.assembly import create_app
+from svc.core import pgserver
+from svc.core.clock import Clock
+from svc.core.logs import JsonLines, TextLines
+from tests.support import NOON, Client, make_key, sql
+
+from .test_outage import own_server  # noqa: F401 -- a PostgreSQL of the test's own, to stop
 
 
 @pytest.fixture(scope="module")
@@ -128,5 +136,73 @@ async def test_a_refused_call_is_logged_with_its_key_like_a_served_one(client, d
         over_plan = await client.get("/v1/players", key)
     assert (r.status_code, over_plan.status_code) == (429, 403)
     lines = [TextLines().format(rec) for rec in caplog.records if rec.name == "svc.access"]
-    assert lines[-2].split(" GET ")[1].startswith("/v1/countries 429 ") and lines[-2].endswith(f"key={key[:12]}")
-    assert lines[-1].split(" GET ")[1].startswith("/v1/players 403 ") and lines[-1].endswith(f"key={key[:12]}")
+    assert lines[-2].split(" GET ")[1].startswith("/v1/countries 429 ") and f"key={key[:12]} id=" in lines[-2]
+    assert lines[-1].split(" GET ")[1].startswith("/v1/players 403 ") and f"key={key[:12]} id=" in lines[-1]
+
+
+# -- Request-Id ---------------------------------------------------------------------------------
+
+
+async def test_every_answer_carries_a_request_id_which_its_log_line_names(client, keys, caplog):
+    key = keys["archive"]
+    with caplog.at_level(logging.INFO, logger="svc.access"):
+        served = await client.get("/v1/series", key)
+        answers = [
+            served,
+            await client.get("/v1/series", key, headers={"If-None-Match": served.headers["ETag"]}),  # 304
+            await client.get("/v1/fixtures", key, per_page="0"),  # 422
+            await client.get("/v1/series"),  # 401
+            await client.get("/v1/nothing-here", key),  # refused outside an endpoint
+            await client.request("DELETE", "/v1/series", key),  # 405
+        ]
+    for probe in ("/livez", "/readyz", "/healthz", "/v1/openapi.json", "/docs"):
+        answers.append(await client.get(probe))
+    ids = [r.headers.get("Request-Id") for r in answers]
+    assert all(rid and re.fullmatch(r"[0-9a-f]{32}", rid) for rid in ids), ids
+    assert len(set(ids)) == len(ids)  # one per request
+    logged = [rec for rec in caplog.records if rec.name == "svc.access"]
+    assert [rec.request_id for rec in logged] == ids[:6]
+    assert TextLines().format(logged[0]).endswith(f"key={key[:12]} id={ids[0]}")
+    assert orjson.loads(JsonLines().format(logged[3]))["request_id"] == ids[3]
+
+
+@pytest.mark.parametrize(
+    "sent,kept",
+    [
+        ({"Request-Id": "req_7Hk2.a-b_c"}, True),
+        ({"X-Request-Id": "0f8fad5b-d9cb-469f-a165-70867728950e"}, True),
+        ({"Request-Id": "x" * 64}, True),
+        ({"Request-Id": "x" * 65}, False),  # too long
+        ({"Request-Id": "two words"}, False),
+        ({"X-Request-Id": 'a"b'}, False),
+        ({"Request-Id": "ok\\u2028"}, False),
+    ],
+)
+async def test_a_short_safe_request_id_from_the_client_is_kept_any_other_replaced(client, keys, sent, kept):
+    r = await client.get("/v1/series", keys["archive"], headers=sent)
+    (given,) = sent.values()
+    assert (r.headers["Request-Id"] == given) is kept
+    if not kept:
+        assert re.fullmatch(r"[0-9a-f]{32}", r.headers["Request-Id"])
+
+
+# -- /livez and /readyz ---------------------------------------------------------------------------
+
+
+async def test_livez_stays_200_while_readyz_says_503_without_the_database(own_server):  # noqa: F811
+    """With the database stopped hard, a liveness probe must not fail (a restart cannot mend a
+    database outage) while readiness takes the worker out of the balance. In process: a real
+    `serve` on an empty database would first generate the demo world (over a minute)."""
+    url, server = own_server
+    async with create_app(url, clock=Clock(start=NOON), pool_size=2).test_app() as test_app:
+        probe = Client(test_app.test_client())
+        up = {path: (await probe.get(path)) for path in ("/livez", "/readyz", "/healthz")}
+        assert {p: r.status_code for p, r in up.items()} == {"/livez": 200, "/readyz": 200, "/healthz": 200}
+        assert up["/readyz"].json_body["database"] == "ok"
+        pgserver.stop_immediately(server)
+        with trio.fail_after(5):  # readyz gives the database a second, never more
+            down = {path: (await probe.get(path)) for path in ("/livez", "/readyz", "/healthz")}
+        assert {p: r.status_code for p, r in down.items()} == {"/livez": 200, "/readyz": 503, "/healthz": 503}
+        assert down["/livez"].json_body == {"status": "ok"}
+        assert down["/readyz"].json_body["database"] == "unreachable"
+        assert all(r.headers["Cache-Control"] == "no-store" and r.headers["Request-Id"] for r in down.values())

@@ -1,0 +1,37 @@
+"""Every answer's `Request-Id`, also on the request's access log line, so that a user who quotes it
+points at the one line that is theirs.
+
+A client's own id (`Request-Id`, or `X-Request-Id` as many proxies and SDKs send it) is kept when it
+is short and safe -- 1 to 64 of `A-Z a-z 0-9 . _ -` -- so that it can be followed from the client's
+logs through ours; anything else (too long, a space, a quote, a control character) is never echoed
+nor logged, and the request gets an id of its own: 16 random bytes as 32 hex digits.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from quart import Response, g, request
+from quart_trio import QuartTrio
+
+HEADER = "Request-Id"
+INCOMING = ("Request-Id", "X-Request-Id")
+SAFE = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def request_id() -> str:
+    """This request's id, chosen once per request (the log line and the header read the same one)."""
+    rid = g.get("request_id")
+    if rid is None:
+        sent = next((v for name in INCOMING if (v := request.headers.get(name))), "")
+        rid = sent if SAFE.fullmatch(sent) else secrets.token_hex(16)
+        g.request_id = rid
+    return rid
+
+
+def tag_every_answer(app: QuartTrio) -> None:
+    @app.after_request
+    async def request_id_header(response: Response) -> Response:
+        response.headers[HEADER] = request_id()
+        return response
