@@ -133,3 +133,22 @@ async def test_every_backtest_is_planned_for_its_own_filters(db_url):
     finally:
         await db.close()
     assert Q.backtest.run.fresh_plan and generic == 0
+
+
+async def test_a_date_for_a_year_is_told_a_year_is_wanted(client, odds_key, plan_keys):
+    """from and to take years (interface.md: year parameters are integers); a date is refused with a
+    message that says so, on backtest as on every year parameter (player stats, analysis)."""
+    for path, key, params in (
+        ("/v1/backtest", odds_key, {"strategy": "favourite", "from": "2019-05-01"}),
+        ("/v1/backtest", odds_key, {"strategy": "favourite", "to": "2019-05"}),
+        ("/v1/analysis/deciders", plan_keys["archive"], {"from": "2019/05/01"}),
+    ):
+        r = await client.get(path, key, **params)
+        name = "from" if "from" in params else "to"
+        error = r.json_body["error"]
+        assert (r.status_code, error["code"], error["param"]) == (400, "bad_request", name)
+        assert error["message"].startswith(f"parameter `{name}` must be a year such as 2019, not a date"), error
+    other = (await client.get("/v1/backtest", odds_key, strategy="favourite", **{"from": "last"})).json_body["error"]
+    assert other["message"] == "parameter `from` must be a year such as 2019, not 'last'"
+    served = await client.get("/v1/backtest", odds_key, strategy="favourite", **{"from": "2019", "to": "2020"})
+    assert served.status_code == 200
