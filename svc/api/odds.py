@@ -2,7 +2,11 @@
 
 Opening and closing prices bookmaker by bookmaker for every market held -- the match winner,
 handicaps and totals in games and in points -- with each bookmaker's margin, the averages and
-the best prices; for a match under way, the in-play match-winner prices (Live plan)."""
+the best prices; for a match under way, the in-play match-winner prices (Live plan).
+
+The names are the event's odds summary's (svc.web.records.OddsSummary, whose `opening` and
+`closing` interface.md names): a market's `opening`, `closing`, `best` and `market_chance` are
+what the summary calls so, and the winner market's are the same numbers as the summary's."""
 
 from __future__ import annotations
 
@@ -26,10 +30,14 @@ Market = Literal["winner", "handicap_games", "handicap_points", "total_games", "
 @attrs.frozen
 class BookmakerPrices:
     bookmaker: str
-    open: list[float] = attrs.field(metadata=doc("opening prices: side 1 and side 2 (totals: over and under)"))
-    close: list[float] = attrs.field(metadata=doc("closing prices, the same way; equal to opening before the match"))
-    margin_open: float = attrs.field(metadata=doc("1/price1 + 1/price2 - 1 of the opening prices"))
-    margin_close: float = attrs.field(metadata=doc("the same of the closing prices"))
+    opening: list[float] = attrs.field(
+        metadata=doc("this bookmaker's opening prices: side 1 and side 2 (totals: over and under)")
+    )
+    closing: list[float] = attrs.field(
+        metadata=doc("its closing prices, the same way; equal to opening before the match")
+    )
+    margin_opening: float = attrs.field(metadata=doc("1/price1 + 1/price2 - 1 of its opening prices"))
+    margin_closing: float = attrs.field(metadata=doc("the same of its closing prices"))
 
 
 @attrs.frozen
@@ -42,11 +50,18 @@ class MarketPrices:
     )
     line: float | None = attrs.field(metadata=doc("null for winner; the handicap of side 1, or the total"))
     bookmakers: list[BookmakerPrices]
-    average_open: list[float] = attrs.field(metadata=doc("mean opening prices over the bookmakers"))
-    average_close: list[float] = attrs.field(metadata=doc("mean closing prices over the bookmakers"))
-    best_close: list[float] = attrs.field(metadata=doc("the longest closing price of each side"))
-    chance_close: list[float] = attrs.field(
-        metadata=doc("the market's chance of each side from the average closing prices, margin removed")
+    opening: list[float] = attrs.field(
+        metadata=doc("average opening prices over the bookmakers (for the winner market: the event's odds.opening)")
+    )
+    closing: list[float] = attrs.field(
+        metadata=doc("average closing prices over the bookmakers (for the winner market: the event's odds.closing)")
+    )
+    best: list[float] = attrs.field(metadata=doc("the longest closing price of each side (the event's odds.best)"))
+    market_chance: list[float] = attrs.field(
+        metadata=doc(
+            "the market's chance of each side from the average closing prices, margin removed "
+            "(the event's odds.market_chance)"
+        )
     )
 
 
@@ -86,16 +101,16 @@ def _market(market: str, line: float | None, rows: list[Any]) -> MarketPrices:
     books = [
         BookmakerPrices(
             bookmaker=r["bookmaker"],
-            open=[r["open1"], r["open2"]],
-            close=[r["close1"], r["close2"]],
-            margin_open=_margin(r["open1"], r["open2"]),
-            margin_close=_margin(r["close1"], r["close2"]),
+            opening=[r["open1"], r["open2"]],
+            closing=[r["close1"], r["close2"]],
+            margin_opening=_margin(r["open1"], r["open2"]),
+            margin_closing=_margin(r["close1"], r["close2"]),
         )
         for r in rows
     ]
     n = len(books)
-    avg_open = [round(sum(b.open[i] for b in books) / n, 2) for i in (0, 1)]
-    exact_close = [sum(b.close[i] for b in books) / n for i in (0, 1)]
+    avg_open = [round(sum(b.opening[i] for b in books) / n, 2) for i in (0, 1)]
+    exact_close = [sum(b.closing[i] for b in books) / n for i in (0, 1)]
     avg_close = [round(x, 2) for x in exact_close]
     # the chance from the exact averages, as the results feed's odds summary and the market analysis take it
     implied = [1 / exact_close[0], 1 / exact_close[1]]
@@ -104,10 +119,10 @@ def _market(market: str, line: float | None, rows: list[Any]) -> MarketPrices:
         market=market,
         line=line,
         bookmakers=books,
-        average_open=avg_open,
-        average_close=avg_close,
-        best_close=[max(b.close[i] for b in books) for i in (0, 1)],
-        chance_close=chance,
+        opening=avg_open,
+        closing=avg_close,
+        best=[max(b.closing[i] for b in books) for i in (0, 1)],
+        market_chance=chance,
     )
 
 
@@ -121,8 +136,10 @@ def _market(market: str, line: float | None, rows: list[Any]) -> MarketPrices:
     description="Every bookmaker's opening and closing prices of one match for each market held: the match "
     "winner, handicaps in games and in points (the line applies to side 1) and totals of games and "
     "points (price 1 over, price 2 under), with each bookmaker's margin, the averages, the best "
-    "closing prices and the market's chance with the margin removed. A match not yet played has "
-    "opening prices only (close = open). For a match under way a Live key also gets the in-play "
+    "closing prices and the market's chance with the margin removed. `opening` is the opening price "
+    "and `closing` the closing price, as in the event's `odds` summary (/v1/events/{id}): the winner "
+    "market's `opening`, `closing`, `best` and `market_chance` are the summary's numbers. A match not "
+    "yet played has opening prices only (closing = opening). For a match under way a Live key also gets the in-play "
     "match-winner prices. A match without prices (before 2005, team events, juniors, para, the "
     "real world of public BWF data) answers 404 saying so.",
 )

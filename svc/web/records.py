@@ -40,11 +40,17 @@ class VenueRef:
 
 @attrs.frozen
 class OddsSummary:
-    """Match-winner prices over every bookmaker quoting the match; side 1 first in each pair."""
+    """Match-winner prices over every bookmaker quoting the match; side 1 first in each pair. The
+    same numbers, and names, as the winner market of /v1/odds/{id}, which gives them bookmaker by
+    bookmaker."""
 
     bookmakers: int = attrs.field(metadata=doc("bookmakers counted"))
-    opening: list[float] = attrs.field(metadata=doc("average opening price of side 1 and side 2"))
-    closing: list[float] = attrs.field(metadata=doc("average closing price of side 1 and side 2"))
+    opening: list[float] = attrs.field(
+        metadata=doc("average opening price of side 1 and side 2 (/v1/odds/{id}: the winner market's opening)")
+    )
+    closing: list[float] = attrs.field(
+        metadata=doc("average closing price of side 1 and side 2 (/v1/odds/{id}: the winner market's closing)")
+    )
     best: list[float] = attrs.field(metadata=doc("best (highest) closing price of side 1 and side 2"))
     market_chance: list[float] = attrs.field(
         metadata=doc("chance implied by the average closing prices, margin removed")

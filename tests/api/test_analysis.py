@@ -322,8 +322,8 @@ async def test_upsets_by_price_are_the_longest_winning_prices_of_the_odds(client
         m = x["match"]
         assert m["winner"] == x["winner"] and m["outcome"] == "played"
         odds = (await client.get(f"/v1/odds/{m['id']}", key)).json_body["data"]["markets"][0]
-        assert odds["market"] == "winner" and odds["average_close"][x["winner"] - 1] == x["winner_price"]
-        assert x["market_chance"] == pytest.approx(odds["chance_close"][x["winner"] - 1], abs=1e-3)
+        assert odds["market"] == "winner" and odds["closing"][x["winner"] - 1] == x["winner_price"]
+        assert x["market_chance"] == pytest.approx(odds["market_chance"][x["winner"] - 1], abs=1e-3)
     # no completed priced match outside the list was won at a longer price
     longest = sql(
         db_url,

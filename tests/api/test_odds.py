@@ -47,22 +47,29 @@ async def test_every_bookmakers_prices_as_held(client, odds_key, db_url, priced)
     assert len(served) == len(held)
     for h in held:
         b = served[(h["market"], h["line"], h["bookmaker"])]
-        assert b["open"] == [h["open1"], h["open2"]] and b["close"] == [h["close1"], h["close2"]]
-        assert 0.03 <= b["margin_close"] <= 0.085  # the world's bookmakers take 3 to 8 %
+        assert b["opening"] == [h["open1"], h["open2"]] and b["closing"] == [h["close1"], h["close2"]]
+        assert 0.03 <= b["margin_closing"] <= 0.085  # the world's bookmakers take 3 to 8 %
     assert [m["market"] for m in data["markets"]][0] == "winner" and data["markets"][0]["line"] is None
     for m in data["markets"]:
-        assert sum(m["chance_close"]) == pytest.approx(1, abs=1e-3)
-        assert all(m["best_close"][i] == max(b["close"][i] for b in m["bookmakers"]) for i in (0, 1))
+        assert sum(m["market_chance"]) == pytest.approx(1, abs=1e-3)
+        assert all(m["best"][i] == max(b["closing"][i] for b in m["bookmakers"]) for i in (0, 1))
     assert r.json_body["meta"]["bookmakers"] == len({h["bookmaker"] for h in held})
 
 
 async def test_the_winner_market_agrees_with_the_results_feed(client, odds_key, priced):
+    """opening and closing mean the same in both answers: the event's odds summary and the winner
+    market of /v1/odds give one match's prices under the same names, with the same numbers."""
     winner = (await client.get(f"/v1/odds/{priced['event_id']}", odds_key)).json_body["data"]["markets"][0]
     summary = (await client.get(f"/v1/events/{priced['event_id']}", odds_key)).json_body["data"]["odds"]
-    assert summary["bookmakers"] == len(winner["bookmakers"])
-    assert summary["opening"] == winner["average_open"] and summary["closing"] == winner["average_close"]
-    assert summary["best"] == winner["best_close"]
-    assert summary["market_chance"] == pytest.approx(winner["chance_close"], abs=1e-3)
+    assert winner["market"] == "winner" and summary["bookmakers"] == len(winner["bookmakers"])
+    for name in ("opening", "closing", "best"):
+        assert summary[name] == winner[name], name
+    assert summary["market_chance"] == pytest.approx(winner["market_chance"], abs=1e-3)
+    # the averages are the bookmakers' own opening and closing prices averaged
+    for name in ("opening", "closing"):
+        averaged = [sum(b[name][i] for b in winner["bookmakers"]) / len(winner["bookmakers"]) for i in (0, 1)]
+        assert summary[name] == [round(x, 2) for x in averaged], name
+    assert summary["opening"] != summary["closing"]  # a priced match whose market moved: the names are not swapped
 
 
 async def test_unknown_unpriced_and_malformed_ids(client, odds_key, db_url):
