@@ -8,14 +8,19 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import os
+import shutil
+import subprocess
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+import pytest
 
 from svc.access import keys as svc_keys
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
+from svc.core.sqlrun import Tx
+from svc.world.feed.publish import publish
 
 TEST_SEED = 7
 # tiny by default (seconds); SVC_TEST_SCALE=demo runs the same tests on the demo world (minutes)
@@ -141,3 +146,43 @@ async def walk(client, key, path, per_page, **params):
         items += r.json_body["data"]
     assert len(items) == first_meta["total"]
     return items, first_meta
+
+
+def debian_program(program: str, package: str | None = None) -> str:
+    """The path of `program`, installing its Debian package on first use (the browser and reverse
+    proxy tests need a program pip cannot bring; the machine reaches Debian's registry)."""
+    found = shutil.which(program)
+    if found is None:
+        if shutil.which("apt-get") is None:
+            pytest.fail(f"{program} is missing and apt-get is not here to install it")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", package or program],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
+        found = shutil.which(program)
+    assert found, f"{program} did not install"
+    return found
+
+
+def a_score_to_change(db_url: str) -> tuple[str, str, list[int], list[int]]:
+    """A match in play whose game in play is far from its end (its id and its event's, as /live
+    shows it), and its games after side 1 wins a rally."""
+    for row in sql(db_url, "SELECT id, event_id, g1, g2 FROM matches WHERE status = 'live' ORDER BY id"):
+        g1, g2 = list(row["g1"] or [0]), list(row["g2"] or [0])
+        if max(g1[-1], g2[-1]) <= 18:
+            g1[-1] += 1
+            return row["id"], row["event_id"], g1, g2
+    pytest.fail("no match in play far from a game's end")
+
+
+async def change_score(db_url: str, match_id: str, g1: list[int], g2: list[int]) -> None:
+    conn = await connect_asyncio(db_url)
+    try:
+        async with conn.transaction():
+            await conn.execute("UPDATE matches SET g1 = $2, g2 = $3 WHERE id = $1", match_id, g1, g2)
+            await publish(Tx(conn), match_id, "score", await conn.fetchval("SELECT now()"))
+    finally:
+        await conn.close()

@@ -19,34 +19,14 @@ import httpx
 import pytest
 import trio
 
-from svc.core.db import connect_asyncio
-from svc.core.sqlrun import Tx
 from svc.testing.serving import serve_process
-from svc.world.feed.publish import publish
-from tests.support import make_key, run, sql
+from tests.support import a_score_to_change, change_score, debian_program, make_key, run
 
 from .test_two_servers import wait_until_up
 
 HERE = Path(__file__).parent
 BROWSER_DIR = HERE.parents[1] / "var" / "browser"  # npm's playwright-core, kept between runs
 PLAYWRIGHT_CORE = "playwright-core@1.65"
-
-
-def _chromium() -> str:
-    found = shutil.which("chromium")
-    if found is None:
-        if shutil.which("apt-get") is None:
-            pytest.fail("Chromium is missing and apt-get is not here to install it")
-        subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"],
-            check=True,
-            capture_output=True,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
-        found = shutil.which("chromium")
-    assert found, "chromium did not install"
-    return found
 
 
 def _playwright_core() -> Path:
@@ -65,7 +45,7 @@ def _playwright_core() -> Path:
 def browser() -> dict[str, str]:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.fail("node and npm are needed for the browser test (npm's playwright-core)")
-    return {"CHROMIUM": _chromium(), "NODE_PATH": str(_playwright_core())}
+    return {"CHROMIUM": debian_program("chromium"), "NODE_PATH": str(_playwright_core())}
 
 
 @pytest.fixture(scope="module")
@@ -75,33 +55,12 @@ def server(db_url, tmp_path_factory):
         yield base, home
 
 
-def _a_score_to_change(db_url: str) -> tuple[str, str, list[int], list[int]]:
-    """A match in play whose game in play is far from its end (its id and its event's, as /live
-    shows it), and its games after side 1 wins a rally."""
-    for row in sql(db_url, "SELECT id, event_id, g1, g2 FROM matches WHERE status = 'live' ORDER BY id"):
-        g1, g2 = list(row["g1"] or [0]), list(row["g2"] or [0])
-        if max(g1[-1], g2[-1]) <= 18:
-            g1[-1] += 1
-            return row["id"], row["event_id"], g1, g2
-    pytest.fail("no match in play far from a game's end")
-
-
-async def _change_score(db_url: str, match_id: str, g1: list[int], g2: list[int]) -> None:
-    conn = await connect_asyncio(db_url)
-    try:
-        async with conn.transaction():
-            await conn.execute("UPDATE matches SET g1 = $2, g2 = $3 WHERE id = $1", match_id, g1, g2)
-            await publish(Tx(conn), match_id, "score", await conn.fetchval("SELECT now()"))
-    finally:
-        await conn.close()
-
-
 async def test_docs_try_it_and_live_score_change_in_chromium(browser, server, db_url, tmp_path):
     base, home = server
     async with httpx.AsyncClient(timeout=30) as client:
         await wait_until_up(client, base, home)
     key, live_key = make_key(db_url, "free"), make_key(db_url, "live")
-    match_id, event_id, g1, g2 = _a_score_to_change(db_url)
+    match_id, event_id, g1, g2 = a_score_to_change(db_url)
     expected = " ".join(f"{a}-{b}" for a, b in zip(g1, g2))
     proc = await trio.lowlevel.open_process(
         ["node", str(HERE / "pages.js"), base, key, live_key, event_id, expected, str(tmp_path)],
@@ -122,7 +81,7 @@ async def test_docs_try_it_and_live_score_change_in_chromium(browser, server, db
                     continue
                 stages[got["stage"]] = got
                 if got["stage"] == "live-connected":  # asyncpg runs on asyncio: in a thread of its own
-                    await trio.to_thread.run_sync(lambda: run(_change_score(db_url, match_id, g1, g2)))
+                    await trio.to_thread.run_sync(lambda: run(change_score(db_url, match_id, g1, g2)))
         await proc.wait()
     assert "error" not in stages, stages["error"]["message"]
     docs = stages["docs"]
