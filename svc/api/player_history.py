@@ -42,7 +42,9 @@ class PlayerMatchesParams(Paging):
     description="Every draw match the player stood in (finished, under way or scheduled), newest first, "
     "shaped as /v1/matches/{id} but told from the player's side: the player's side is side 1, "
     "so games, winner and prices read from it first. Filters: `year` (the "
-    "edition's year) and `discipline`.",
+    "edition's year) and `discipline`. Walkovers and matches not finished are listed, so `meta.total` "
+    "unfiltered is more than the profile's `matches` (played only) by those: the profile's "
+    "`meta.match_list` gives the split.",
 )
 async def player_matches(call: Call) -> Page:
     p = call.p

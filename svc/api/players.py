@@ -67,6 +67,33 @@ def rate(won: int, played: int) -> float | None:
 
 
 # -- records ----------------------------------------------------------------------------
+MATCHES_PLAYED = (
+    "draw matches played: finished, walkovers not counted. /v1/players/{id}/matches lists more: every "
+    "draw match, walkovers and matches scheduled or under way too (the profile's meta.match_list "
+    "gives both counts and the difference)"
+)
+
+
+def match_list(pid: str, played: int, listed: dict[str, int]) -> tuple[dict[str, int], str | None]:
+    """The profile's meta.match_list (what /v1/players/{id}/matches counts, beside `matches`) and
+    a note saying why they differ; no note when they do not."""
+    counts = {
+        "total": listed["total"],
+        "played": played,
+        "walkovers": listed["walkovers"],
+        "scheduled_or_live": listed["not_finished"],
+    }
+    if listed["total"] == played:
+        return counts, None
+    walkovers, to_come = counts["walkovers"], counts["scheduled_or_live"]
+    parts = [f"{walkovers:,} walkover{'s' if walkovers != 1 else ''}"] if walkovers else []
+    parts += [f"{to_come:,} not finished (scheduled or under way)"] if to_come else []
+    return counts, (
+        f"`matches` counts the {played:,} draw matches played; /v1/players/{pid}/matches lists "
+        f"{listed['total']:,}, adding {' and '.join(parts)}"
+    )
+
+
 @attrs.frozen
 class PlayerItem:
     """A player in the list: career figures over draw matches (walkovers are not matches played)."""
@@ -78,7 +105,7 @@ class PlayerItem:
     gender: Literal["M", "W"]
     first_year: int | None = attrs.field(metadata=doc("year of the first draw match played; null when none"))
     last_year: int | None = attrs.field(metadata=doc("year of the last draw match played; null when none"))
-    matches: int = attrs.field(metadata=doc("draw matches played (walkovers not counted)"))
+    matches: int = attrs.field(metadata=doc(MATCHES_PLAYED))
     wins: int
 
 
@@ -143,7 +170,7 @@ class PlayerProfile:
     gender: Literal["M", "W"]
     first_year: int | None
     last_year: int | None
-    matches: int = attrs.field(metadata=doc("draw matches played (walkovers not counted)"))
+    matches: int = attrs.field(metadata=doc(MATCHES_PLAYED))
     wins: int
     by_discipline: dict[str, DisciplineFigures] = attrs.field(
         metadata=doc("the same figures keyed by discipline (MS, WS, MD, WD, XD), disciplines played only")
@@ -263,13 +290,18 @@ async def players(call: Call) -> Page:
     description="The list item's figures, the same split by discipline, the best world ranking "
     "(`career_high`, with the best in each other discipline under `other_events`), time at "
     "world number one since 1 October 2009 (`number_one`; its weeks are the weekly lists that "
-    "put the player first), and born, hand, height_cm and coach.",
+    "put the player first), and born, hand, height_cm and coach. `matches` counts draw matches "
+    "played (finished, no walkover), while /v1/players/{id}/matches lists every draw match: "
+    "`meta.match_list` gives its total, played, walkovers and scheduled_or_live (total = played + "
+    "walkovers + scheduled_or_live), and `meta.note` says so in words when the two differ.",
 )
 async def player(call: Call) -> Answer:
     r = await call.db.fetchrow(Q.players.profile, id=call.p.id)
     if r is None:
         raise not_found(f"no player with id {call.p.id}")
     by = {d.pop("discipline"): DisciplineFigures(**d) for d in r["by_discipline"]}
+    counts, note = match_list(r["id"], r["matches"], r["listed"])
+    meta: dict[str, Any] = {"match_list": counts} | ({"note": note} if note else {})
     return Answer(
         PlayerProfile(
             id=r["id"],
@@ -288,7 +320,8 @@ async def player(call: Call) -> Answer:
             hand=r["hand"],
             height_cm=r["height_cm"],
             coach=r["coach"],
-        )
+        ),
+        meta,
     )
 
 

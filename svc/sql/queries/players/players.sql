@@ -30,9 +30,15 @@ ORDER BY page.matches DESC, page.player_id;
 
 -- name: profile
 -- One player with list figures, figures by discipline, career highs by discipline (with partner)
--- and number-one time by discipline, as JSON arrays; no row for an unknown id.
+-- and number-one time by discipline, as JSON arrays; no row for an unknown id. `listed`: what
+-- /v1/players/{id}/matches counts (every draw match) beside `matches` (played: finished, no
+-- walkover), split into the walkovers and the matches not finished, through the side GIN indexes.
 SELECT p.id, p.name, p.slug, p.country, p.gender, p.born, p.hand, p.height_cm, p.coach,
        t.first_year, t.last_year, coalesce(t.matches, 0) AS matches, coalesce(t.wins, 0) AS wins,
+       (SELECT json_build_object('total', count(*),
+                                 'walkovers', count(*) FILTER (WHERE m.status = 'finished' AND m.outcome = 'walkover'),
+                                 'not_finished', count(*) FILTER (WHERE m.status <> 'finished'))
+          FROM matches m WHERE m.side1 @> ARRAY[p.id] OR m.side2 @> ARRAY[p.id]) AS listed,
        (SELECT coalesce(json_agg(json_build_object('discipline', d.discipline, 'matches', d.matches, 'wins', d.wins,
                                                    'first_year', d.first_year, 'last_year', d.last_year)
                                  ORDER BY array_position(ARRAY['MS','WS','MD','WD','XD'], d.discipline)), '[]')
