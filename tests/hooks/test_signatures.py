@@ -24,7 +24,7 @@ from svc.core.db import Database
 from svc.testing.hooks import Received, Receiver, SchedulerWatch
 from svc_hooks import rotation, signing
 from svc_hooks.scheduler import Scheduler
-from tests.hooks.test_delivery import FAR, LOCAL, add, insert_event, running, step
+from tests.hooks.delivery_support import FAR, LOCAL, add, insert_event, running, step
 from tests.support import make_key, sql
 
 
