@@ -22,21 +22,24 @@ from quart import Response
 
 from svc.access.plans import PLANS
 from svc.core.errors import ERRORS
+from svc.web.encoding import Encoded
+from svc.web.responses import PUBLIC, answered
 
 
 def register_docs(app, spec: Callable[[], dict[str, Any]]) -> None:
     """`spec()` makes the OpenAPI description (built once, on first use)."""
-    spec_bytes: list[bytes] = []
+    spec_bytes: list[Encoded] = []
 
     @app.route("/v1/openapi.json", methods=["GET"], provide_automatic_options=False)
     async def openapi_json() -> Response:
         if not spec_bytes:  # built once per process, on first use (the registry is complete by then)
-            spec_bytes.append(orjson.dumps(spec()))
-        return Response(spec_bytes[0], content_type="application/json")
+            spec_bytes.append(Encoded(orjson.dumps(spec())))
+        # the same for everyone: public, gzipped when asked (689 KB -> 36 KB), with its ETag
+        return answered(spec_bytes[0], {}, caching=PUBLIC, vary="Accept-Encoding")
 
     @app.route("/docs", methods=["GET"], provide_automatic_options=False)
     async def docs_page() -> Response:
-        return Response(_page(), content_type="text/html; charset=utf-8")
+        return Response(_page(), content_type="text/html; charset=utf-8", headers={"Cache-Control": PUBLIC})
 
     @app.route("/docs/assets/<name>", methods=["GET"], provide_automatic_options=False)
     async def docs_asset(name: str) -> Response:

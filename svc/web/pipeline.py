@@ -2,9 +2,9 @@
 
 key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (one
 statement: key, plan, limits, counting) -> the answer cache -> the handler (named SQL through
-svc.core.db) -> the answer shaped as JSON bytes {data, meta}, with X-RateLimit-* and
-X-Quota-Remaining -> on an error after counting, the call taken back -> one access log line
-(with the Request-Id of svc.web.request_id).
+svc.core.db) -> the answer shaped as JSON bytes {data, meta} (gzipped when asked: svc.web.encoding),
+with X-RateLimit-* and X-Quota-Remaining -> on an error after counting, the call taken back -> one
+access log line (with the Request-Id of svc.web.request_id).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 from svc.web import paging
 from svc.web.convert import to_json
+from svc.web.encoding import Encoded
 from svc.web.endpoint import Call, Endpoint
 from svc.web.params import parse
 from svc.web.request_id import request_id
@@ -91,12 +92,13 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         if window is not None:
             call.offset, call.limit = window.offset, window.limit
         body = await _run(ep, call, window, service)
-        if isinstance(body, Response):  # a stream (e.g. Server-Sent Events) made by the handler
+        if isinstance(body, Response):  # a stream (e.g. Server-Sent Events) made by the handler: never compressed
             body.headers.update(caller.headers)
             return body, caller.prefix
+        encoded = Encoded(body)
         if service.cache is not None and ep.cache_ttl:
-            service.cache.put(cache_key, caller.data_version, body, ep.cache_ttl)
-        return answered(body, caller.headers), caller.prefix
+            service.cache.put(cache_key, caller.data_version, encoded, ep.cache_ttl)
+        return answered(encoded, caller.headers), caller.prefix
     except ApiError as err:
         if err.status == 429:
             metrics.REFUSALS.labels(err.kind.code).inc()

@@ -1,32 +1,56 @@
-"""JSON answers on the wire: the content type, a strong ETag with its 304, and the error body."""
+"""JSON answers on the wire: the content type, gzip when asked (svc.web.encoding), a strong ETag
+with its 304, what caches may do with the answer, and the error body.
+
+Cache-Control by kind of answer: an answer made for a key (its plan decides what it holds, and each
+call is counted) is `private, no-cache` -- a shared cache never stores it, a browser may keep it but
+asks again each time, with its ETag, to get a 304 -- and varies by the key headers and by
+Accept-Encoding; an error is `no-store`. What needs no key and changes only with a release (the
+OpenAPI description, /docs) is `public, max-age=300` (svc.web.docs).
+"""
 
 from __future__ import annotations
-
-import hashlib
 
 import orjson
 from quart import Response, request
 
 from svc.core.errors import ApiError
+from svc.web.encoding import Encoded, accepts_gzip
 
 JSON = "application/json"
+KEYED = "private, no-cache"
+VARY = "Authorization, X-API-Key, Accept-Encoding"
+NEVER_STORED = "no-store"
+PUBLIC = "public, max-age=300"  # the same for everyone; a release shows within five minutes
 
 
 def json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(body, status=status, headers=headers or {}, content_type=JSON)
 
 
-def answered(body: bytes, headers: dict[str, str]) -> Response:
-    """A 200 with a strong ETag (a hash of the body: it changes exactly when the answer does,
-    whatever moved it: an import, a correction, a match going live); 304 without the body when
-    the request's If-None-Match already holds it. Either way the call was counted."""
-    etag = '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+def answered(answer: Encoded, headers: dict[str, str], *, caching: str = KEYED, vary: str = VARY) -> Response:
+    """A 200 with the ETag of the form sent (plain, or gzip when the request accepts it and the
+    answer is big enough); 304 without a body when the request's If-None-Match already holds that
+    ETag. Either way the call was counted."""
+    gzipped = answer.compressible and accepts_gzip(request.headers.get("Accept-Encoding", ""))
+    etag = answer.gzip_etag if gzipped else answer.etag
+    head = {**headers, "ETag": etag, "Cache-Control": caching, "Vary": vary}
     sent = request.headers.get("If-None-Match", "")
     if sent and (sent.strip() == "*" or etag in (t.strip().removeprefix("W/") for t in sent.split(","))):
-        return Response(b"", status=304, headers={**headers, "ETag": etag})
-    return json_response(body, 200, {**headers, "ETag": etag})
+        return not_modified(head)
+    if gzipped:
+        return json_response(answer.gzipped(), 200, {**head, "Content-Encoding": "gzip"})
+    return json_response(answer.plain, 200, head)
+
+
+def not_modified(headers: dict[str, str]) -> Response:
+    """A 304: the validators and cache headers the 200 would carry, and no body, hence no body's type
+    or length (Quart would otherwise say text/html, and a length of 0 the answer does not have)."""
+    response = Response(b"", status=304, headers=headers)
+    for name in ("Content-Type", "Content-Length"):
+        response.headers.pop(name, None)
+    return response
 
 
 def error_response(err: ApiError) -> Response:
     docs = request.host_url.rstrip("/") + "/docs" if request else "/docs"
-    return json_response(orjson.dumps(err.body(docs)), err.status, err.headers)
+    return json_response(orjson.dumps(err.body(docs)), err.status, {"Cache-Control": NEVER_STORED, **err.headers})

@@ -5,6 +5,8 @@ ETag of its own, Cache-Control and Vary, a Request-Id on every answer, and /live
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import gzip
 import logging
 import math
 import re
@@ -15,10 +17,12 @@ import trio
 
 from svc.access import keys as svc_keys
 from svc.access.plans import PLANS
-from svc.assembly import create_app
+from svc.assembly import create_app, hub_component
 from svc.core import pgserver
 from svc.core.clock import Clock
 from svc.core.logs import JsonLines, TextLines
+from svc.testing.live import Reader, running_app
+from svc.web import encoding
 from tests.support import NOON, Client, make_key, sql
 
 from .test_outage import own_server  # noqa: F401 -- a PostgreSQL of the test's own, to stop
@@ -206,3 +210,130 @@ async def test_livez_stays_200_while_readyz_says_503_without_the_database(own_se
         assert down["/livez"].json_body == {"status": "ok"}
         assert down["/readyz"].json_body["database"] == "unreachable"
         assert all(r.headers["Cache-Control"] == "no-store" and r.headers["Request-Id"] for r in down.values())
+
+
+# -- gzip, ETags per form, Cache-Control and Vary ----------------------------------------------
+
+
+async def raw_get(client, path: str, key: str | None = None, **headers: str):
+    """An answer whose body is left as sent (the test client's JSON reading would choke on gzip)."""
+    sent = {"Authorization": f"Bearer {key}"} if key else {}
+    response = await client._client.get(path, headers={**sent, **headers})
+    return response, await response.get_data()
+
+
+async def test_gzip_when_asked_decodes_to_the_plain_answer_under_an_etag_of_its_own(client, keys):
+    key = keys["archive"]
+    plain, plain_body = await raw_get(client, "/v1/countries", key)
+    packed, packed_body = await raw_get(client, "/v1/countries", key, **{"Accept-Encoding": "gzip, deflate"})
+    assert "Content-Encoding" not in plain.headers and packed.headers["Content-Encoding"] == "gzip"
+    assert len(plain_body) >= encoding.FLOOR and len(packed_body) < len(plain_body) / 4
+    assert orjson.loads(gzip.decompress(packed_body)) == orjson.loads(plain_body)
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    for r in (plain, packed):
+        assert r.headers["Content-Type"] == "application/json"
+        assert r.headers["Vary"] == "Authorization, X-API-Key, Accept-Encoding"
+        assert r.headers["Cache-Control"] == "private, no-cache"
+    # each form revalidates by its own ETag only
+    same, body = await raw_get(
+        client, "/v1/countries", key, **{"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]}
+    )
+    assert same.status_code == 304 and body == b"" and same.headers["ETag"] == packed.headers["ETag"]
+    other, body = await raw_get(client, "/v1/countries", key, **{"If-None-Match": packed.headers["ETag"]})
+    assert other.status_code == 200 and body == plain_body and other.headers["ETag"] == plain.headers["ETag"]
+    other, body = await raw_get(
+        client, "/v1/countries", key, **{"Accept-Encoding": "gzip", "If-None-Match": plain.headers["ETag"]}
+    )
+    assert other.status_code == 200 and other.headers["Content-Encoding"] == "gzip"
+
+
+@pytest.mark.parametrize(
+    "accept,packed",
+    [
+        ("gzip", True),
+        ("x-gzip", True),
+        ("*", True),
+        ("br;q=1.0, gzip;q=0.5", True),
+        ("identity", False),
+        ("br", False),
+        ("gzip;q=0", False),
+        ("gzip;q=0, *", False),
+        ("*;q=0", False),
+        ("gzip;q=x", False),
+    ],
+)
+async def test_accept_encoding_is_read_with_its_weights(client, keys, accept, packed):
+    r, _ = await raw_get(client, "/v1/countries", keys["archive"], **{"Accept-Encoding": accept})
+    assert (r.headers.get("Content-Encoding") == "gzip") is packed
+
+
+async def test_a_small_answer_and_an_error_go_plain_even_when_gzip_is_asked(client, keys):
+    usage, body = await raw_get(client, "/v1/usage", keys["archive"], **{"Accept-Encoding": "gzip"})
+    assert len(body) < encoding.FLOOR and "Content-Encoding" not in usage.headers
+    assert usage.headers["Vary"] == "Authorization, X-API-Key, Accept-Encoding"  # a bigger answer would be gzip
+    error, body = await raw_get(client, "/v1/fixtures?per_page=0", keys["archive"], **{"Accept-Encoding": "gzip"})
+    assert error.status_code == 422 and "Content-Encoding" not in error.headers and orjson.loads(body)["error"]
+
+
+async def test_a_cached_answer_keeps_its_gzip_bytes_and_is_not_compressed_again(cached_client, keys, monkeypatch):
+    made = []
+    compress = gzip.compress
+    monkeypatch.setattr(encoding.gzip, "compress", lambda data, **kw: made.append(len(data)) or compress(data, **kw))
+    answers = [
+        await raw_get(cached_client, "/v1/countries", keys["odds"], **{"Accept-Encoding": "gzip"}) for _ in range(4)
+    ]
+    plain, plain_body = await raw_get(cached_client, "/v1/countries", keys["odds"])
+    assert len(made) == 1  # once, when the answer was stored
+    assert all(r.headers["Content-Encoding"] == "gzip" and body == answers[0][1] for r, body in answers)
+    assert orjson.loads(gzip.decompress(answers[0][1])) == orjson.loads(plain_body)
+
+
+async def test_cache_control_says_what_each_kind_of_answer_may_become(client, keys):
+    key = keys["archive"]
+    served = await client.get("/v1/countries", key)
+    again = await client.get("/v1/countries", key, headers={"If-None-Match": served.headers["ETag"]})
+    assert again.status_code == 304
+    for r in (served, again):  # made for this key: no shared cache stores it; a browser asks again
+        assert (r.headers["Cache-Control"], r.headers["Vary"]) == (
+            "private, no-cache",
+            "Authorization, X-API-Key, Accept-Encoding",
+        )
+    for r in (
+        await client.get("/v1/countries"),  # 401
+        await client.get("/v1/players", key, per_page="500"),  # 422
+        await client.get("/v1/nothing-here", key),  # 404 outside an endpoint
+        await client.get("/v1/backtest", key),  # 403
+    ):
+        assert r.headers["Cache-Control"] == "no-store", (r.status_code, dict(r.headers))
+    spec = await client.get("/v1/openapi.json")
+    assert spec.headers["Cache-Control"] == "public, max-age=300" and spec.headers["Vary"] == "Accept-Encoding"
+    assert (await client.get("/v1/openapi.json", headers={"If-None-Match": spec.headers["ETag"]})).status_code == 304
+    assert (await client.get("/docs")).headers["Cache-Control"] == "public, max-age=300"
+    for probe in ("/livez", "/readyz", "/healthz"):
+        assert (await client.get(probe)).headers["Cache-Control"] == "no-store"
+
+
+async def test_the_live_stream_is_never_compressed(db_url, mock_clock):
+    key = make_key(db_url, "live")
+    reader = Reader()
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (_app, http):
+        async with trio.open_nursery() as n:
+            n.start_soon(functools.partial(reader.run, http, key, **{"Accept-Encoding": "gzip"}))
+            await reader.opened.wait()
+            reader.kill.cancel()
+    assert reader.status == 200 and reader.headers["content-type"].startswith("text/event-stream")
+    assert "content-encoding" not in reader.headers and reader.headers["x-ratelimit-remaining"]
+
+
+async def test_a_304_says_no_body_type(db_url, keys):
+    """Read from the ASGI messages the server sends (Quart's test client would rebuild the answer
+    and add its default text/html): a 304 has no body, so no Content-Type nor Content-Length."""
+    async with running_app(db_url, Clock(start=NOON)) as (_app, http):
+        served = await http.get("/v1/countries", headers={"X-API-Key": keys["archive"]})
+        assert served.headers["content-type"] == "application/json"
+        again = await http.get(
+            "/v1/countries", headers={"X-API-Key": keys["archive"], "If-None-Match": served.headers["etag"]}
+        )
+    assert again.status_code == 304 and again.content == b""
+    assert "content-type" not in again.headers and "content-length" not in again.headers
+    assert again.headers["etag"] == served.headers["etag"] and again.headers["cache-control"] == "private, no-cache"
