@@ -12,7 +12,7 @@ import attrs
 
 from svc.core.clock import Clock
 from svc.core.db import Database
-from svc.core.errors import invalid, not_found
+from svc.core.errors import ApiError, invalid, not_found
 from svc.core.sqlfiles import Q
 from svc.web.convert import doc
 from svc.web.endpoint import Answer, Call, Page, endpoint
@@ -56,11 +56,28 @@ class ResultsParams(Paging):
     discipline: str | None = discipline_param()
 
 
+def free_days(clock: Clock) -> tuple[dt.date, dt.date]:
+    """The first and last day (UTC) the Free key's results cover: yesterday and today (interface.md)."""
+    today = clock.today()
+    return today - dt.timedelta(days=1), today
+
+
 async def results_plan(p: ResultsParams, db: Database, clock: Clock) -> str:
     today = clock.today()
     if p.date > today:
         raise invalid(f"parameter `date` ({p.date}) is after today ({today}); nothing has finished yet", "date")
-    return "free" if p.date >= today - dt.timedelta(days=1) else "archive"
+    return "free" if p.date >= free_days(clock)[0] else "archive"
+
+
+def results_plan_note(p: ResultsParams, clock: Clock, refused: ApiError) -> None:
+    """A Free key refused a day before yesterday: the refusal names the days it covers, in its
+    message and as error.covers {from, to}."""
+    first, last = free_days(clock)
+    refused.message = (
+        f"results of {p.date} need the Archive plan, which covers every day held; the Free key covers "
+        f"yesterday and today (UTC): {first} to {last}. The key's account is on the Free plan"
+    )
+    refused.extra["covers"] = {"from": first.isoformat(), "to": last.isoformat()}
 
 
 @endpoint(
@@ -71,10 +88,12 @@ async def results_plan(p: ResultsParams, db: Database, clock: Clock) -> str:
     returns=Event,
     many=True,
     plan_for=results_plan,
+    plan_note=results_plan_note,
     cache_seconds=5,  # today's list grows as matches finish
     description="Events finished on `date` (UTC), in the order they ended. The Free key covers yesterday "
-    "and today; another day answers 403 upgrade_required with plan archive. A day after today "
-    "answers 422.",
+    "and today; another day answers 403 upgrade_required with plan archive, whose message names "
+    "the days the Free key covers and whose `error.covers` gives them as {from, to} (YYYY-MM-DD). "
+    "A day after today answers 422.",
 )
 async def results(call: Call) -> Page:
     rows = await call.db.fetch(

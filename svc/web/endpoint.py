@@ -16,6 +16,7 @@ from svc.access.caller import Caller
 from svc.access.plans import PLANS, Plan
 from svc.core.clock import Clock
 from svc.core.db import Database
+from svc.core.errors import ApiError
 from svc.web.paging import Page, Paging, page_of
 from svc.web.params import NoParams
 
@@ -91,6 +92,10 @@ class Endpoint:
     # points of a match in play): decided before the call is counted, so a refused call is
     # never counted. Called as `await plan_for(params, db, clock)`; returns a plan name.
     plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None
+    # What the key's plan does cover, for a 403 upgrade_required that plan_for's answer led to
+    # (results: the days the Free key covers). Called as `plan_note(params, clock, refused)`; it
+    # adds to the refusal's message and extra members.
+    plan_note: Callable[[Any, Clock, ApiError], None] | None = None
     # Seconds an answer may be served again from the answer cache (svc/web/cache.py) while the
     # data version holds. None: the default, 30 s, except for Live-plan endpoints (never).
     cache_seconds: float | None = None
@@ -131,6 +136,7 @@ def endpoint(
     description: str = "",
     counted: bool = True,
     plan_for: Callable[[Any, Database, Clock], Awaitable[str]] | None = None,
+    plan_note: Callable[[Any, Clock, ApiError], None] | None = None,
     cache_seconds: float | None = None,
     media_type: str = "application/json",
 ):
@@ -147,6 +153,7 @@ def endpoint(
                 handler=handler,
                 counted=counted,
                 plan_for=plan_for,
+                plan_note=plan_note,
                 cache_seconds=cache_seconds,
                 media_type=media_type,
             )

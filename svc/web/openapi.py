@@ -26,7 +26,8 @@ DESCRIPTION = """Read-only JSON API for world badminton: results and draws back 
 rankings, ratings, odds and live scores.
 
 * Every successful answer is `{"data", "meta"}`; every error is `{"error": {"code", "message", "docs"}}`
-  (plus `plan` on `upgrade_required`, `resets_at` on `quota_exceeded`).
+  (plus `plan` on `upgrade_required`, `resets_at` on `quota_exceeded`, `pages` and `total` on a page past the
+  last, `covers` on a day of `/v1/results` the Free key does not cover).
 * Send the key as `Authorization: Bearer <key>` or `X-API-Key: <key>`. A key in the query string is refused (400).
 * Status codes: 400 `bad_request` = the request cannot be read (missing required parameter, unknown or repeated
   parameter, wrong type, malformed date, id or cursor); 422 `invalid_parameter` = a well-formed value that is not
@@ -45,7 +46,8 @@ rankings, ratings, odds and live scores.
 * Paging: `page` (from 1), `per_page` (1-200, default 50) and `cursor`. `meta` carries `page`, `per_page`,
   `total`, `pages` and `next_cursor` (an empty string on the last page). A cursor is tied to the filters it was made
   with and takes precedence over `page`. Lists that change while you walk them (fixtures) are ordered by a
-  stable key; an item may move across a page boundary when its status changes.
+  stable key; an item may move across a page boundary when its status changes. A page past the last answers 422
+  `invalid_parameter` saying how many pages and items the list has (`error.pages`, `error.total`).
 * Event `status`: results, fixtures and events/{id} use `scheduled`, `live`, `finished`; the calendar uses
   `finished`, `in_progress`, `upcoming`, `unknown`.
 * Event `odds` is filled for keys on the Odds plan and above, and on `/v1/results/yesterday` for every plan
@@ -146,6 +148,18 @@ def build(
                             "type": "string",
                             "description": "on bad_request and invalid_parameter caused by one query or path "
                             "parameter: its name as sent",
+                        },
+                        "pages": {"type": "integer", "description": "on a page past the last: the list's pages"},
+                        "total": {"type": "integer", "description": "on a page past the last: the list's items"},
+                        "covers": {
+                            "type": "object",
+                            "required": ["from", "to"],
+                            "properties": {
+                                "from": {"type": "string", "format": "date"},
+                                "to": {"type": "string", "format": "date"},
+                            },
+                            "description": "on upgrade_required for a day of /v1/results: the first and last day the "
+                            "Free key covers (yesterday and today, UTC)",
                         },
                     },
                 }

@@ -80,7 +80,12 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
             # Who is calling comes first (401/403), then what is wrong with the request.
             caller = await authorize(service.db, service.clock, key, need=ep.plan, count=False)
             raise bad  # answered below with the caller's rate-limit headers
-        caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+        try:
+            caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+        except ApiError as refused:
+            if ep.plan_note is not None and refused.kind.code == "upgrade_required" and need != ep.plan:
+                ep.plan_note(p, service.clock, refused)  # a plan_for's refusal: what the key's plan covers
+            raise
         counted = ep.counted
         cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
         if service.cache is not None and ep.cache_ttl:

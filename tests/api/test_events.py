@@ -60,6 +60,14 @@ async def test_results_free_key_covers_yesterday_and_today_only(client, free_onl
         assert all(e["odds"] is None for e in r.json_body["data"])  # prices need the Odds plan
     older = await client.get("/v1/results", free_only, date=(TODAY - dt.timedelta(days=2)).isoformat())
     assert older.status_code == 403 and older.json_body["error"]["plan"] == "archive"
+    # the refusal names the days the Free key covers, in words and as error.covers
+    error = older.json_body["error"]
+    assert error["covers"] == {"from": YESTERDAY.isoformat(), "to": TODAY.isoformat()}
+    assert f"{YESTERDAY} to {TODAY}" in error["message"] and "Archive" in error["message"]
+    assert older.headers["X-RateLimit-Limit"]  # still answered with the key's rate-limit headers
+    # a Free key asking for an Archive endpoint is refused as before, with no covers
+    other = (await client.get("/v1/players", free_only)).json_body["error"]
+    assert other["code"] == "upgrade_required" and "covers" not in other
 
 
 async def test_results_cursor_walk_returns_every_item_once(client, free, db_url):
