@@ -11,7 +11,7 @@ from svc.access.plans import PLANS
 from svc.core.errors import ERRORS
 from svc.web.convert import json_schema
 from svc.web.endpoint import Endpoint
-from svc.web.openapi_errors import error_responses
+from svc.web.openapi_errors import LIMIT_HEADERS, error_responses
 from svc.web.openapi_tags import tag_objects, tag_of
 from svc.web.params import openapi_parameters
 
@@ -20,6 +20,23 @@ RATE_HEADERS = {
     "X-RateLimit-Remaining": "Calls left this minute.",
     "X-RateLimit-Reset": "When the minute resets, Unix time.",
     "X-Quota-Remaining": "Calls left today (UTC).",
+}
+# What a JSON answer made for a key says to caches (svc.web.responses, svc.web.encoding).
+JSON_HEADERS = {
+    "Cache-Control": {
+        "description": "`private, no-cache`: made for this key (and counted), so no shared cache may store it; a "
+        "client revalidates with If-None-Match before reusing it.",
+        "schema": {"type": "string"},
+    },
+    "Vary": {
+        "description": "`Authorization, X-API-Key, Accept-Encoding`: the answer differs by key and by encoding.",
+        "schema": {"type": "string"},
+    },
+    "Content-Encoding": {
+        "description": "`gzip` when the request's Accept-Encoding accepts it and the answer is at least 1,024 bytes "
+        "(each form has its own ETag); absent otherwise.",
+        "schema": {"type": "string", "enum": ["gzip"]},
+    },
 }
 
 DESCRIPTION = """Read-only JSON API for world badminton: results and draws back to 1899, players, head to head,
@@ -43,6 +60,16 @@ rankings, ratings, odds and live scores.
   (431 for the head): the only answers that are not JSON.
 * Connections: closed after an answer to `Connection: close` or HTTP/1.0, otherwise after the server's
   keep-alive time without a request (5 s unless its operator set another).
+* Headers: beside `X-RateLimit-*` and `X-Quota-Remaining`, the IETF draft's `RateLimit-Policy`
+  (`"minute";q=60;w=60, "day";q=5000;w=86400`) and `RateLimit` (`"minute";r=59;t=31, "day";r=4990;t=43193`: what
+  is left, and the seconds until each window resets) on every answer that carries them. Every answer has a
+  `Request-Id` (also in our log; quote it): the client's own `Request-Id` or `X-Request-Id` when it is 1-64 of
+  `A-Za-z0-9._-`, else 32 hex digits. JSON answers of 1,024 bytes or more are gzipped when Accept-Encoding allows
+  (never the event stream), each form with its own strong ETag. Answers made for a key are
+  `Cache-Control: private, no-cache` with `Vary: Authorization, X-API-Key, Accept-Encoding`; errors `no-store`;
+  this description and /docs `public, max-age=300`. A 304 has no body and no Content-Type.
+* Probes (no key, never counted): `/livez` answers 200 while the process runs, touching nothing else; `/readyz`
+  (and `/healthz`) 200 when the database answers within a second and every component runs, else 503.
 * Paging: `page` (from 1), `per_page` (1-200, default 50) and `cursor`. `meta` carries `page`, `per_page`,
   `total`, `pages` and `next_cursor` (an empty string on the last page). A cursor is tied to the filters it was made
   with and takes precedence over `page`. Lists that change while you walk them (fixtures) are ordered by a
@@ -98,8 +125,10 @@ def _operation(ep: Endpoint, components: dict[str, Any]) -> dict[str, Any]:
                 }
             }
         }
+    headers.update(LIMIT_HEADERS)  # after the errors took the X- ones: the IETF pair and Request-Id
     responses: dict[str, Any] = {"200": {"description": "OK", "headers": headers, "content": content}}
     if ep.media_type == "application/json":
+        headers.update(JSON_HEADERS)
         headers["ETag"] = {
             "description": "A strong validator of this answer (a hash of its body): send it back "
             "as If-None-Match to get 304 while the answer is unchanged.",
