@@ -27,9 +27,7 @@ def corrections(ctx: Context, pool: list[Match]) -> list[tuple]:
                 old_g1[k] = max(0, old_g1[k] + rng.choice((-2, -1, 1)))
             else:
                 old_g2[k] = max(0, old_g2[k] + rng.choice((-2, -1, 1)))
-        when = (
-            m.end_at or dt.datetime(m.day.year, m.day.month, m.day.day, 20, tzinfo=dt.UTC) if m.day else None
-        )
+        when = m.end_at or dt.datetime(m.day.year, m.day.month, m.day.day, 20, tzinfo=dt.UTC) if m.day else None
         if when is None:
             when = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
         when = min(

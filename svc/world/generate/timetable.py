@@ -55,10 +55,7 @@ def schedule(
         if ed.series.team:
             courts = 3
         day = ed.start + dt.timedelta(days=d)
-        session = (
-            dt.datetime(day.year, day.month, day.day, 13 if len(day_matches) <= 5 else 10, tzinfo=dt.UTC)
-            - offset
-        )
+        session = dt.datetime(day.year, day.month, day.day, 13 if len(day_matches) <= 5 else 10, tzinfo=dt.UTC) - offset
         free = [session] * courts
         tie_free: dict[str, dt.datetime] = {}
         for m in day_matches:
