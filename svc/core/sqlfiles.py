@@ -2,8 +2,8 @@
 
 One folder per resource (svc/sql/queries/players/, .../live/ ...); a file holds one or more
 statements, each introduced by `-- name: some-name` and a one-line comment saying what it
-returns. The folder is the namespace: `Q.player_history.form` is `-- name: form` in a
-file of svc/sql/queries/player_history/. Parameters are written `:name` and become asyncpg's `$1, $2 ...` at
+returns. The folder is the namespace: `Q.player_record.form` is `-- name: form` in a
+file of svc/sql/queries/player_record/. Parameters are written `:name` and become asyncpg's `$1, $2 ...` at
 load time, so callers pass keyword arguments. All files load at start-up; a name used twice
 in one folder is an error.
 
@@ -74,7 +74,7 @@ def _compile(name: str, body: str, source: str) -> Statement:
 
 class Folder:
     """One folder of svc/sql/queries: its statements by name, with dashes as underscores
-    (Q.player_history.form is `-- name: form` in a file of svc/sql/queries/player_history/),
+    (Q.player_record.form is `-- name: form` in a file of svc/sql/queries/player_record/),
     as aiosql does. A name is unique within its folder."""
 
     def __init__(self, path: str) -> None:
@@ -91,8 +91,8 @@ class Folder:
 
 
 class Queries:
-    """svc/sql/queries as a namespace of its folders, one per resource (Q.player_history is
-    svc/sql/queries/player_history/). Two levels, folder then statement, so that the type
+    """svc/sql/queries as a namespace of its folders, one per resource (Q.player_record is
+    svc/sql/queries/player_record/). Two levels, folder then statement, so that the type
     checker knows `Q.players.one` is a Statement."""
 
     def __init__(self) -> None:
