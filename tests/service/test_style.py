@@ -63,3 +63,23 @@ def test_the_lower_layers_are_held_to_strict_and_the_rest_is_checked(tmp_path):
     assert "svc/world/untyped.py" not in out, out
     assert 'svc/world/wrong.py:2: error: Incompatible types in assignment (expression has type "int"' in out, out
     assert "Found 2 errors in 2 files" in out, out
+
+
+MAX_LINES_OF_CODE = 400  # a module a reader takes in at one sitting; data files aside
+CODE_FOLDERS = ("svc", "svc_live", "svc_hooks", "tests", "ops")
+
+
+def lines_of_code(path: Path) -> int:
+    """Lines that are neither blank nor only a comment (docstrings count: they are read too)."""
+    return sum(
+        1
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    )
+
+
+def test_no_module_is_over_400_lines_of_code():
+    modules = [p for folder in CODE_FOLDERS for p in (ROOT / folder).rglob("*.py")] + [ROOT / "dev.py"]
+    assert len(modules) > 200  # the walk found the tree
+    over = {str(p.relative_to(ROOT)): n for p in modules if (n := lines_of_code(p)) > MAX_LINES_OF_CODE}
+    assert not over, f"split by concern: {over}"
