@@ -11,8 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
+import asyncpg
 import attrs
 
 from svc.access import keys
@@ -94,16 +95,23 @@ class Refused(ApiError):
         self.prefix = caller.prefix
 
 
-def _one_header(headers: Mapping[str, str], name: str) -> str:
+class SentHeaders(Protocol):
+    """A request's headers with every value of a name, as sent (quart's and werkzeug's Headers):
+    a plain mapping would keep one value and hide a second, different key."""
+
+    def getlist(self, key: str) -> list[str]: ...
+
+
+def _one_header(headers: SentHeaders, name: str) -> str:
     """A header sent once, or the same value sent again; two different values are refused."""
-    values = {v.strip() for v in headers.getlist(name)} if hasattr(headers, "getlist") else {headers.get(name, "")}
+    values = {v.strip() for v in headers.getlist(name)}
     values.discard("")
     if len(values) > 1:
         raise bad_request(f"{len(values)} different {name} headers; send one key")
     return values.pop() if values else ""
 
 
-def header_key(headers: Mapping[str, str]) -> str:
+def header_key(headers: SentHeaders) -> str:
     """The key of the Authorization or X-API-Key header, or ApiError: 401 for none, 400 for two."""
     bearer = _one_header(headers, "Authorization")
     from_bearer = bearer[7:].strip() if bearer[:7].lower() == "bearer " else None
@@ -118,7 +126,7 @@ def header_key(headers: Mapping[str, str]) -> str:
     return key
 
 
-def key_from_headers(headers: Mapping[str, str], query: Mapping[str, list[str]]) -> str:
+def key_from_headers(headers: SentHeaders, query: Mapping[str, list[str]]) -> str:
     """The key sent, or ApiError: 400 for a key in the query string or two keys, 401 for none."""
     sent = [name for name in QUERY_KEY_NAMES if name in query]
     if sent:
@@ -154,6 +162,7 @@ async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: b
     if count and not row["counted"]:
         # Refused by a limit. Read the counters afresh: a concurrent call may have moved them.
         fresh = await _authorize(db, digest, windows, need=need, count=False)
+        assert fresh is not None, "the key's row was read a moment ago, and no statement deletes a key"
         caller = _caller(fresh, windows)
         raise _limit_error(caller)
     return caller
@@ -176,14 +185,14 @@ async def refund(db: Database, caller: Caller) -> Caller:
     )
 
 
-async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, count: bool):
+async def _authorize(db: Database, digest: bytes, w: Windows, *, need: str, count: bool) -> asyncpg.Record | None:
     # Calls of this worker made at once share one statement (Database.batched): one round trip
     # per batch, each call still answered exactly.
     batch = db.batched(Q.access.authorize_and_count_batch, _batch_params, alone=(Q.access.authorize_and_count, _params))
     return await batch.fetchrow((w.minute, w.day, w.month), key_hash=digest, need_rank=PLANS[need].rank, count=count)
 
 
-def _batch_params(windows: tuple[dt.datetime, dt.date, dt.date], calls: list[dict]) -> dict:
+def _batch_params(windows: tuple[dt.datetime, dt.date, dt.date], calls: list[dict[str, Any]]) -> dict[str, Any]:
     minute, day, month = windows
     return {
         "key_hashes": [c["key_hash"] for c in calls],
@@ -195,12 +204,12 @@ def _batch_params(windows: tuple[dt.datetime, dt.date, dt.date], calls: list[dic
     }
 
 
-def _params(windows: tuple[dt.datetime, dt.date, dt.date], call: dict) -> dict:
+def _params(windows: tuple[dt.datetime, dt.date, dt.date], call: dict[str, Any]) -> dict[str, Any]:
     minute, day, month = windows
     return {**call, "minute": minute, "day": day, "month": month}
 
 
-def _caller(row, windows: Windows) -> Caller:
+def _caller(row: asyncpg.Record, windows: Windows) -> Caller:
     return Caller(
         key_id=row["id"],
         prefix=row["prefix"],

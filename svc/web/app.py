@@ -98,4 +98,5 @@ def create_app(
 
 def service_of(app: QuartTrio) -> Service:
     """The per-process state of an app made by create_app."""
-    return app.extensions[SERVICE]
+    service: Service = app.extensions[SERVICE]  # extensions holds Any; create_app put it there
+    return service

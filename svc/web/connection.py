@@ -16,9 +16,9 @@ that hands the connection back to Hypercorn always finishes.
 
 from __future__ import annotations
 
-from typing import Any
-
 import trio
+from hypercorn.typing import ASGISendCallable, ASGISendEvent
+from quart.typing import ResponseTypes
 from quart_trio import QuartTrio
 from quart_trio.asgi import TrioASGIHTTPConnection
 
@@ -28,8 +28,8 @@ LAST_SEND_S = 10.0
 
 
 class ClosingHTTPConnection(TrioASGIHTTPConnection):
-    async def _send_response(self, send: Any, response: Any) -> None:
-        async def send_last_shielded(message: dict[str, Any]) -> None:
+    async def _send_response(self, send: ASGISendCallable, response: ResponseTypes) -> None:
+        async def send_last_shielded(message: ASGISendEvent) -> None:
             if message["type"] == "http.response.body" and not message.get("more_body", False):
                 with trio.CancelScope(shield=True) as scope:
                     scope.relative_deadline = LAST_SEND_S

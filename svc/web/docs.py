@@ -19,6 +19,7 @@ from typing import Any
 import openapi_ui_bundles
 import orjson
 from quart import Response
+from quart_trio import QuartTrio
 
 from svc.access.plans import PLANS
 from svc.core.errors import ERRORS
@@ -26,7 +27,7 @@ from svc.web.encoding import Encoded
 from svc.web.responses import PUBLIC, answered
 
 
-def register_docs(app, spec: Callable[[], dict[str, Any]]) -> None:
+def register_docs(app: QuartTrio, spec: Callable[[], dict[str, Any]]) -> None:
     """`spec()` makes the OpenAPI description (built once, on first use)."""
     spec_bytes: list[Encoded] = []
 

@@ -8,16 +8,18 @@ name (`Endpoint.name`, from its path) is its OpenAPI operationId and the name of
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
+from quart import Response
 
 from svc.access.caller import Caller
 from svc.access.plans import PLANS, Plan
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.core.errors import ApiError
-from svc.web.paging import Page, Paging, page_of
+from svc.web.paging import Page as Page  # re-exported: a paged handler imports it with Call
+from svc.web.paging import Paging, page_of
 from svc.web.params import NoParams
 
 
@@ -56,7 +58,10 @@ class Call:
         return page_of(rows, shape, self.offset, meta, total)
 
 
-Handler = Callable[[Call], Awaitable[Answer | Page]]
+# A paged endpoint's handler answers a Page, any other an Answer, or a Response it made itself (a
+# stream: svc_live's Server-Sent Events).
+Handler = Callable[[Call], Awaitable[Answer | Page | Response]]
+HandlerT = TypeVar("HandlerT", bound=Handler)  # @endpoint hands back the handler as declared
 
 # plurals whose singular is not the word less its final s
 SINGULAR = {"countries": "country", "series": "series", "odds": "odds", "matches": "match"}
@@ -139,8 +144,8 @@ def endpoint(
     plan_note: Callable[[Any, Clock, ApiError], None] | None = None,
     cache_seconds: float | None = None,
     media_type: str = "application/json",
-):
-    def register(handler: Handler) -> Handler:
+) -> Callable[[HandlerT], HandlerT]:
+    def register(handler: HandlerT) -> HandlerT:
         REGISTRY.append(
             Endpoint(
                 path=path,

@@ -57,7 +57,8 @@ def live_from_row(row: Any) -> LiveMatch:
 
 def live_payload(row: Any) -> dict[str, Any]:
     """The match in play as plain JSON values (jsonb parameters take these; the codec encodes)."""
-    return converter.unstructure(live_from_row(row))
+    payload: dict[str, Any] = converter.unstructure(live_from_row(row))  # an attrs record unstructures to a dict
+    return payload
 
 
 def live_json(row: Any) -> str:

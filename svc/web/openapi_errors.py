@@ -71,7 +71,7 @@ def _upgrade(plan: str) -> dict[str, Any]:
 def _not_found(parameters: list[dict[str, Any]]) -> dict[str, Any]:
     ids = [p for p in parameters if p["schema"].get("pattern", "").endswith("[A-Za-z0-9-]+$")]
     path = [p for p in parameters if p["in"] == "path"]
-    named = (path or ids or [None])[0]
+    named = next(iter(path or ids), None)
     if named is None:
         return _example("not_found", "no such item")
     prefix = named["schema"].get("pattern", "^").removeprefix("^").split("[")[0]  # ids: pl_, tr_, ...

@@ -103,7 +103,7 @@ def _base_type(tp: Any) -> tuple[Any, bool]:
     return tp, False
 
 
-def fields_of(cls: type) -> list[tuple[str, attrs.Attribute, ParamInfo, Any]]:
+def fields_of(cls: type) -> list[tuple[str, attrs.Attribute[Any], ParamInfo, Any]]:
     """(wire name, field, info, type without None) for each declared parameter."""
     attrs.resolve_types(cls)
     return [

@@ -24,7 +24,7 @@ from svc.core.sqlfiles import Q
 from svc.web import paging
 from svc.web.convert import to_json
 from svc.web.encoding import Encoded
-from svc.web.endpoint import Call, Endpoint
+from svc.web.endpoint import Answer, Call, Endpoint
 from svc.web.params import parse
 from svc.web.request_id import request_id
 from svc.web.responses import answered, error_response
@@ -115,12 +115,12 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         return error_response(err), caller.prefix if caller else err.prefix if isinstance(err, Refused) else "-"
     except DatabaseUnavailable as exc:
         log.warning("database unavailable: %s", exc)
-        err = ApiError(
+        unavailable = ApiError(
             "unavailable", "the database cannot be reached for a moment; retry shortly", headers={"Retry-After": "2"}
         )
         if caller is not None and counted:
             await _take_back(service, caller)
-        return error_response(err), caller.prefix if caller else "-"
+        return error_response(unavailable), caller.prefix if caller else "-"
     except Exception:
         log.exception("unhandled error on %s", request.path)
         if caller is not None and counted:
@@ -132,7 +132,7 @@ async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: 
     """The handler's answer as JSON bytes {data, meta} (a list's meta from svc.web.paging), or the
     streaming Response a handler made itself."""
     if window is not None:
-        page = await paging.page_from(ep.handler, call)
+        page = await paging.page_from(_page_handler(ep), call)
         meta = paging.meta(page, window)
         if not page.items:
             await _note_coverage(service, call.caller.data_version, meta)
@@ -140,9 +140,21 @@ async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: 
     answer = await ep.handler(call)
     if isinstance(answer, Response):
         return answer
+    assert isinstance(answer, Answer), f"{ep.path} is not paged: its handler answers an Answer"
     if answer.data == [] or answer.data == {}:
         await _note_coverage(service, call.caller.data_version, answer.meta)
     return to_json({"data": answer.data, "meta": answer.meta})
+
+
+def _page_handler(ep: Endpoint) -> Callable[[Call], Awaitable[paging.Page]]:
+    """The handler of a paged endpoint, which answers a Page."""
+
+    async def page(call: Call) -> paging.Page:
+        got = await ep.handler(call)
+        assert isinstance(got, paging.Page), f"{ep.path} is paged: its handler answers a Page"
+        return got
+
+    return page
 
 
 async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:

@@ -22,7 +22,7 @@ SAFE = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 def request_id() -> str:
     """This request's id, chosen once per request (the log line and the header read the same one)."""
-    rid = g.get("request_id")
+    rid: str | None = g.get("request_id")  # g holds Any; only this function sets it, to a str
     if rid is None:
         sent = next((v for name in INCOMING if (v := request.headers.get(name))), "")
         rid = sent if SAFE.fullmatch(sent) else secrets.token_hex(16)

@@ -140,4 +140,5 @@ SUPERVISOR = "svc.supervisor"  # where an app made by svc.web.app.create_app kee
 
 def supervisor_of(app: QuartTrio) -> Supervisor:
     """The supervisor of an app made by svc.web.app.create_app."""
-    return app.extensions[SUPERVISOR]
+    supervisor: Supervisor = app.extensions[SUPERVISOR]  # extensions holds Any; create_app put it there
+    return supervisor
