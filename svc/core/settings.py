@@ -34,6 +34,9 @@ def _speed(text: str) -> float:
 @attrs.frozen
 class Settings:
     database_url: str | None = None  # DATABASE_URL; None: start or reuse the embedded PostgreSQL
+    # DATABASE_REPLICA_URL: streaming standbys of DATABASE_URL (comma-separated URLs) for the archive
+    # reads that tolerate lag (svc.core.replicas); none: every read on the primary
+    replica_urls: tuple[str, ...] = ()
     home: Path = Path("./var").resolve()  # SVC_HOME: where the embedded PostgreSQL keeps its files
     # SVC_POOL_SIZE: 2 cores: a few connections per worker keep PostgreSQL busy without queueing in it
     pool_size: int = 8
@@ -62,6 +65,7 @@ class Settings:
             home=Path(env.get("SVC_HOME", "./var")).resolve(),
             pool_size=int(env.get("SVC_POOL_SIZE", "8")),
             log_level=env.get("SVC_LOG_LEVEL", "INFO").upper(),
+            replica_urls=tuple(url.strip() for url in env.get("DATABASE_REPLICA_URL", "").split(",") if url.strip()),
             log_format="json" if env.get("SVC_LOG_FORMAT", "").lower() == "json" else "text",
             cache=_on(env, "SVC_CACHE"),
             live_feed=_on(env, "SVC_LIVE_FEED"),

@@ -30,6 +30,11 @@ _NAME = re.compile(r"^--\s*name:\s*([a-z0-9][a-z0-9-]*)\s*$", re.M)
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
 # `-- plan: per call` in a statement's comment: planned for each call's values (see Statement.fresh_plan).
 _PER_CALL = re.compile(r"^--\s*plan:\s*per call\s*$", re.M)
+# `-- replica: ok` in a statement's comment: it may be read from a replica (see Statement.replica).
+_REPLICA = re.compile(r"^--\s*replica:\s*ok\s*$", re.M)
+_WRITES = re.compile(
+    r"\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|CREATE|DROP|ALTER|LOCK|NOTIFY)\b|\bFOR\s+(UPDATE|SHARE)\b", re.I
+)
 
 
 @attrs.frozen
@@ -43,6 +48,11 @@ class Statement:
     # depends on the values (a walk that stops after one page, or a scan of a range) is prepared
     # anew for each call instead, at one more round trip.
     fresh_plan: bool = False
+    # A read that tolerates a replica's lag within one data version (an archive read: search, h2h,
+    # the archive lists): inside a request it may run on a replica that has reached the request's
+    # data version (svc.core.replicas). Never a write, nor a read that must be fresh (counting,
+    # slots, the change log, the live matches).
+    replica: bool = False
 
     def args(self, given: Mapping[str, Any]) -> list[Any]:
         missing = [p for p in self.params if p not in given]
@@ -63,12 +73,17 @@ def _compile(name: str, body: str, source: str) -> Statement:
 
     # Comments may mention :words; only the code lines are rewritten.
     lines = [line if line.lstrip().startswith("--") else _PARAM.sub(number, line) for line in body.splitlines()]
+    replica = bool(_REPLICA.search(body))
+    code = "\n".join(line for line in lines if not line.lstrip().startswith("--"))
+    if replica and _WRITES.search(code):  # a standby refuses writes; say so at start, not on a request
+        raise ValueError(f"statement {name} ({source}) is marked `-- replica: ok` but writes or locks")
     return Statement(
         name=name,
         sql="\n".join(lines).strip().rstrip(";"),
         params=tuple(order),
         source=source,
         fresh_plan=bool(_PER_CALL.search(body)),
+        replica=replica,
     )
 
 

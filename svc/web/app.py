@@ -45,6 +45,7 @@ def create_app(
     cache: bool = False,
     pages: Sequence[Pages] = (),
     webhooks: Webhooks | None = None,
+    replica_urls: Sequence[str] = (),
 ) -> QuartTrio:
     """The app serving `endpoints` (svc.assembly puts the service together, calls this and adds
     the components to its supervisor)."""
@@ -56,7 +57,7 @@ def create_app(
     app.url_map.strict_slashes = False
     own_db = db is None
     clock = clock or Clock()
-    db = db or Database(database_url, pool_size=pool_size)
+    db = db or Database(database_url, pool_size=pool_size, replica_urls=replica_urls)
     service = Service(db=db, clock=clock, cache=AnswerCache(clock) if cache else None)
     supervisor = Supervisor(service)
     app.extensions[SERVICE] = service

@@ -20,6 +20,7 @@ from svc.access.caller import Caller, Refused, authorize, header_key, key_from_h
 from svc.core import metrics
 from svc.core.db import DatabaseUnavailable
 from svc.core.errors import ApiError
+from svc.core.replicas import reads_as_of
 from svc.core.sqlfiles import Q
 from svc.web import paging
 from svc.web.convert import to_json
@@ -96,7 +97,8 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
         if window is not None:
             call.offset, call.limit = window.offset, window.limit
-        body = await _run(ep, call, window, service)
+        with reads_as_of(caller.data_version):  # replicas behind the primary's data version do not answer
+            body = await _run(ep, call, window, service)
         if isinstance(body, Response):  # a stream (e.g. Server-Sent Events) made by the handler: never compressed
             body.headers.update(caller.headers)
             return body, caller.prefix

@@ -1,4 +1,5 @@
 -- name: deciders
+-- replica: ok
 -- Per period (a year, or a decade named by its first year): completed matches, three-game
 -- matches, first-game losers who won, games, points, rally-scoring games and extended games.
 SELECT (CASE WHEN :by = 'year' THEN year ELSE year / 10 * 10 END) AS period,

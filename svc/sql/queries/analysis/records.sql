@@ -2,6 +2,7 @@
 -- `place` is the standard competition rank and never exceeds :limit.
 
 -- name: record-finals-all
+-- replica: ok
 -- Players by finals reached (:what = finals) or won (:what = titles) over every year (:scope ALL
 -- or one discipline), most first: the first :limit places with the first and last year counted.
 WITH top AS (
@@ -17,6 +18,7 @@ FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, p.name, p.id;
 
 -- name: record-finals-range
+-- replica: ok
 -- Players by finals reached (:what = finals) or won (:what = titles) in the years and discipline
 -- asked, most first: the first :limit places with the first and last year counted.
 WITH counted AS (
@@ -35,6 +37,7 @@ FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, p.name, p.id;
 
 -- name: record-streaks-all
+-- replica: ok
 -- The longest winning streaks over every year (:scope ALL or one discipline): the first :limit
 -- places with the players and the days of the first and last win.
 WITH top AS (
@@ -45,6 +48,7 @@ FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, t.first_day, p.id;
 
 -- name: record-streaks-range
+-- replica: ok
 -- The longest winning streaks counted inside the years asked (a streak crossing the range's edge
 -- counts only its wins inside it): the first :limit places. A cut streak is never longer than
 -- the whole one, so only streaks at least as long as the :limit-th longest streak lying wholly
@@ -70,6 +74,7 @@ FROM top t JOIN players p ON p.id = t.player_id
 ORDER BY place, t.first_day, p.id;
 
 -- name: record-margins
+-- replica: ok
 -- Completed matches with the widest margin in points over the whole match: the first :limit
 -- places, each a draw match row of event_rows.
 WITH top AS (
@@ -83,6 +88,7 @@ FROM top t JOIN event_rows e ON e.match_id = t.match_id
 ORDER BY place, e.year, e.match_id;
 
 -- name: record-points
+-- replica: ok
 -- Completed matches with the most points played (both sides, every game): the first :limit
 -- places, each a draw match row of event_rows.
 WITH top AS (

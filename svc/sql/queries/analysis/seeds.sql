@@ -1,4 +1,5 @@
 -- name: seed-stats
+-- replica: ok
 -- Per seed over the years asked: seeded entries and how many reached the semi-final, the final
 -- and won, summed from seed_stats.
 SELECT seed, sum(entries)::int AS entries, sum(reached_sf)::int AS reached_sf, sum(reached_f)::int AS reached_f,
@@ -10,6 +11,7 @@ GROUP BY seed
 ORDER BY seed;
 
 -- name: seed-rounds
+-- replica: ok
 -- Per round: matches of a seeded against an unseeded side and the seeded side's wins.
 SELECT round_code, sum(matches)::int AS matches, sum(seeded_wins)::int AS seeded_wins
 FROM seed_rounds

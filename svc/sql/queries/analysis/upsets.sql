@@ -1,4 +1,5 @@
 -- name: upsets-by-price
+-- replica: ok
 -- The winners at the longest average closing prices: the first :limit places (ties share one), each
 -- a draw match row of event_rows with the market's margin-free chance and the own rating's chance.
 WITH top AS (
@@ -15,6 +16,7 @@ LEFT JOIN rating_matches r ON r.match_id = t.match_id
 ORDER BY place, e.year, e.match_id;
 
 -- name: upsets-by-rating
+-- replica: ok
 -- The winners the own rating gave the lowest chance before the match: the first :limit places,
 -- each a draw match row of event_rows with the winner's average closing price where priced.
 WITH top AS (

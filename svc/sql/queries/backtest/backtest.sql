@@ -1,4 +1,5 @@
 -- name: run
+-- replica: ok
 -- One strategy over the settled priced matches the filters keep, one unit a bet at the average
 -- closing price backed: bets, wins, profit, the sum of the market's chances of the sides backed and
 -- of their variances (for the expected rate and its interval), the mean price, and the longest run

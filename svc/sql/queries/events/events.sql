@@ -3,6 +3,7 @@
 SELECT e.* FROM event_rows e WHERE e.event_id = :id;
 
 -- name: finished-on
+-- replica: ok
 -- Events finished on :day (UTC), optionally of one discipline, in the order they ended;
 -- one page of them, each with the size of the whole list (the page is chosen on the bare
 -- matches first, so players and prices are looked up for that page only).

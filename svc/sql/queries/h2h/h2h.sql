@@ -1,4 +1,5 @@
 -- name: matches
+-- replica: ok
 -- Every finished draw match in which :player1 and :player2 stood on opposite sides (singles
 -- and doubles), newest first, with the side :player1 was on.
 SELECT e.*, CASE WHEN m.side1 @> ARRAY[:player1::text] THEN 1 ELSE 2 END AS side_of_player1

@@ -1,4 +1,5 @@
 -- name: list
+-- replica: ok
 -- Draw matches newest first (latest day first; the same day by id; the few without a day last),
 -- filtered by player (either side), editions :tids (NULL = any; the edition, series and year
 -- filters resolved by archive-match-editions), discipline, round and with_odds (finished with
@@ -39,6 +40,7 @@ CROSS JOIN total
 ORDER BY page.day DESC NULLS LAST, page.id DESC;
 
 -- name: editions
+-- replica: ok
 -- Ids of the editions a /v1/matches request covers: :tournament (when given) within :series and
 -- :year (when given).
 SELECT coalesce(array_agg(t.id), '{}') AS ids

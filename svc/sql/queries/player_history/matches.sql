@@ -1,4 +1,5 @@
 -- name: matches
+-- replica: ok
 -- One page of a player's draw matches (any status), newest first, optionally of one tournament
 -- year and discipline, each row with the size of the whole list. The page is chosen on bare
 -- ids through the side1/side2 GIN indexes; players and prices are joined for that page only.

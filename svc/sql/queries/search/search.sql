@@ -1,4 +1,5 @@
 -- name: names
+-- replica: ok
 -- Hits for each part of the query (:parts, e.g. both names of "A/B"), at most :limit per part,
 -- best first; score 30-100 from trigram similarity of the folded names (accents and capitals
 -- ignored). A year in the query (:years, one per part, NULL when none) keeps only that edition.
@@ -28,6 +29,7 @@ CROSS JOIN LATERAL (
 ORDER BY part.ord, hit.score DESC, hit.weight DESC, hit.name;
 
 -- name: year
+-- replica: ok
 -- A query that is only a year: every edition of that year (score 100: each fits exactly).
 SELECT 1 AS ord, s.kind, s.id, s.name, s.country, 100 AS score
 FROM search_names s
