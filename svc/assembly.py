@@ -65,6 +65,7 @@ hooks_component = Part(
     options=lambda settings: {
         "policy": Policy(allow_local=settings.hooks_allow_local),
         "mailer": Mailer.from_url(settings.smtp_url, settings.smtp_from),
+        "lease_s": settings.hooks_claim_s,
     },
 )
 
@@ -91,8 +92,8 @@ def create_app(
         cache=cache,
         pages=[register_pages],
         webhooks=hooks_openapi.webhooks,
-    )
         replica_urls=settings.replica_urls,
+    )
     for component in components:
         start_beside(app, component if isinstance(component, Part) else Part(component.__name__, component), settings)
     return app

@@ -7,7 +7,8 @@ delivery is due, a slot frees, or POLL_S passes (new events written by other pro
 A send task posts, decides the delivery's next state (svc_hooks.schedule.settle, in Trio),
 then records the try and that state in one transaction fenced by its claim token
 (svc_hooks.record, on the database side). A claim left by a crashed worker expires after
-LEASE_S and any worker takes it over; the receiver may then see a repeat with the same event id.
+LEASE_S (SVC_HOOKS_CLAIM_S) and any worker takes it over; the receiver may then see a repeat
+with the same event id.
 
 Every time comes from svc.core.clock.Clock (Trio's clock), so Trio's MockClock drives the whole
 schedule in tests.
@@ -41,7 +42,8 @@ from svc_hooks.record import record_try
 log = logging.getLogger("svc_hooks.scheduler")
 
 SEND_CONCURRENCY = 16  # sends in flight per worker; each is one socket and at most 10 s
-LEASE_S = 60.0  # a claim outlives the 10 s answer window and recording with room to spare
+LEASE_S = 60.0  # a claim outlives the 10 s answer window and recording with room to spare (SVC_HOOKS_CLAIM_S)
+LEASE_MIN_S = ANSWER_WITHIN_S + 2.0  # the shortest lease asked for that still outlives a send and its record
 POLL_S = 1.0  # how soon an event written by another process is noticed
 DB_RETRY_S = 2.0  # after the database could not be reached
 CLAIM_SLACK = dt.timedelta(milliseconds=1)  # a try due within a millisecond is due (float rounding)
@@ -227,14 +229,27 @@ class Scheduler:
             self.observer.changed(self._busy, self._asleep_until, self._wake.is_set())
 
 
+def outliving_a_send(lease_s: float) -> float:
+    """The claim's lease as asked for (SVC_HOOKS_CLAIM_S), raised to LEASE_MIN_S if shorter: a lease
+    that ran out while its send still waited for an answer would have another worker send the same
+    delivery to a receiver that is merely slow."""
+    if lease_s >= LEASE_MIN_S:
+        return lease_s
+    log.warning("webhooks: a claim of %g s cannot outlive one send; %g s is used", lease_s, LEASE_MIN_S)
+    return LEASE_MIN_S
+
+
 async def component(
     service: Service,
     *,
     policy: Policy | None = None,
     mailer: Mailer | None = None,
+    lease_s: float = LEASE_S,
     task_status=trio.TASK_STATUS_IGNORED,
 ) -> None:
     """The scheduler as a component of the app (svc.web.supervisor), on the worker's pool and
-    clock, with the address policy and the mailer of the worker's settings (given by
-    svc.assembly). Its handle is the Scheduler."""
-    await Scheduler(service.db, service.clock, policy=policy, mailer=mailer).run(task_status=task_status)
+    clock, with the address policy, the mailer and the claim's lease of the worker's settings
+    (given by svc.assembly). Its handle is the Scheduler."""
+    await Scheduler(service.db, service.clock, policy=policy, mailer=mailer, lease_s=outliving_a_send(lease_s)).run(
+        task_status=task_status
+    )

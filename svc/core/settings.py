@@ -47,6 +47,9 @@ class Settings:
     live_speed: float = 1.0  # SVC_LIVE_SPEED (serve --live-speed): seconds of play per second
     hooks: bool = True  # SVC_HOOKS=0: no webhook scheduler in this process
     hooks_allow_local: bool = False  # SVC_HOOKS_ALLOW_LOCAL=1: http and loopback targets (development only)
+    # SVC_HOOKS_CLAIM_S: how long a claimed delivery is a worker's before another may send it again (a
+    # worker that died mid-send); the scheduler raises a value too short to outlive one send
+    hooks_claim_s: float = 60.0
     smtp_url: str = ""  # SVC_SMTP_URL: smtp://host:port for the notice that an endpoint was paused
     smtp_from: str = "webhooks@localhost"  # SVC_SMTP_FROM
     scale: str = "demo"  # SVC_SCALE: the world `serve` generates into an empty database
@@ -62,16 +65,17 @@ class Settings:
         env = os.environ if env is None else env
         return cls(
             database_url=env.get("DATABASE_URL") or None,
+            replica_urls=tuple(url.strip() for url in env.get("DATABASE_REPLICA_URL", "").split(",") if url.strip()),
             home=Path(env.get("SVC_HOME", "./var")).resolve(),
             pool_size=int(env.get("SVC_POOL_SIZE", "8")),
             log_level=env.get("SVC_LOG_LEVEL", "INFO").upper(),
-            replica_urls=tuple(url.strip() for url in env.get("DATABASE_REPLICA_URL", "").split(",") if url.strip()),
             log_format="json" if env.get("SVC_LOG_FORMAT", "").lower() == "json" else "text",
             cache=_on(env, "SVC_CACHE"),
             live_feed=_on(env, "SVC_LIVE_FEED"),
             live_speed=_speed(env.get("SVC_LIVE_SPEED", "1")),
             hooks=_on(env, "SVC_HOOKS"),
             hooks_allow_local=env.get("SVC_HOOKS_ALLOW_LOCAL", "") == "1",
+            hooks_claim_s=_seconds(env.get("SVC_HOOKS_CLAIM_S", ""), 60.0),
             smtp_url=env.get("SVC_SMTP_URL", ""),
             smtp_from=env.get("SVC_SMTP_FROM", "webhooks@localhost"),
             scale=env.get("SVC_SCALE", "demo"),
