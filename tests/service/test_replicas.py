@@ -22,7 +22,8 @@ from prometheus_client import REGISTRY
 from svc.assembly import create_app
 from svc.core import pgserver
 from svc.core.clock import Clock
-from svc.core.db import Database, connect_asyncio
+from svc.core.db import connect_asyncio
+from svc.core.settings import Settings
 from svc.world import derived
 from tests.support import NOON, Client, make_key, run, sql
 
@@ -56,16 +57,13 @@ def standby(pg_server_url, db_url):
 
 @pytest.fixture
 async def replicated(db_url, standby):
-    """The app with the standby as its replica; (client, standby's URL of this module's database)."""
+    """The app as `serve` makes it from its settings, the standby in DATABASE_REPLICA_URL;
+    (client, the standby's URL of this module's database)."""
     replica_url = standby.url(urlsplit(db_url).path.lstrip("/"))
-    db = Database(db_url, pool_size=4, replica_urls=[replica_url])
-    await db.open()
-    try:
-        app = create_app(db_url, clock=Clock(start=NOON), pool_size=4, db=db)
-        async with app.test_app() as test_app:
-            yield Client(test_app.test_client()), replica_url
-    finally:
-        await db.close()
+    settings = Settings.from_env({"DATABASE_URL": db_url, "SVC_POOL_SIZE": "4", "DATABASE_REPLICA_URL": replica_url})
+    app = create_app(db_url, clock=Clock(start=NOON), pool_size=4, settings=settings)
+    async with app.test_app() as test_app:
+        yield Client(test_app.test_client()), replica_url
 
 
 def on(url: str, statement: str, *args):
@@ -192,3 +190,21 @@ async def test_the_standby_stopped_in_a_burst_costs_no_request_and_comes_back(db
         while served("replica") == on_replica:
             assert (await client.get("/v1/search", keys[0], q=str(year))).status_code == 200
             await trio.sleep(0.2)
+
+
+def test_the_replica_mark_is_refused_on_a_write_and_the_urls_are_a_comma_list(tmp_path):
+    """A statement marked for replicas that writes is an error at load (a standby would refuse it on
+    a request); DATABASE_REPLICA_URL takes several URLs, blanks ignored."""
+    from svc.core.sqlfiles import load
+
+    (tmp_path / "things").mkdir()
+    (tmp_path / "things" / "read.sql").write_text("-- name: read\n-- replica: ok\n-- All.\nSELECT 1;\n")
+    assert load(tmp_path).things.read.replica
+    (tmp_path / "things" / "write.sql").write_text(
+        "-- name: bump\n-- replica: ok\n-- One more.\nUPDATE t SET n = n + 1;\n"
+    )
+    with pytest.raises(ValueError, match="things.bump .*replica: ok.* writes"):
+        load(tmp_path)
+    env = {"DATABASE_URL": "postgresql://p/svc", "DATABASE_REPLICA_URL": "postgresql://r1/svc, ,postgresql://r2/svc"}
+    assert Settings.from_env(env).replica_urls == ("postgresql://r1/svc", "postgresql://r2/svc")
+    assert Settings.from_env({"DATABASE_URL": "postgresql://p/svc"}).replica_urls == ()
