@@ -46,7 +46,8 @@ CONNECT_TIMEOUT_S = 2.0  # a replica that does not answer a connect within this 
 
 # What makes a replica step aside for the primary: it cannot be reached or broke (svc.core.db's
 # list, with asyncpg's timeouts and its "starting up" / "shutting down" refusal, 57P03), or its
-# replay cancelled the statement (a recovery conflict: 40001, or 57P04 when a database was dropped).
+# replay cancelled the statement (a recovery conflict: 40001; 40P01 for a buffer-pin deadlock with
+# recovery; 57P04 when a database was dropped).
 FAILURES: tuple[type[BaseException], ...] = (
     OSError,
     asyncpg.exceptions.PostgresConnectionError,
@@ -56,6 +57,7 @@ FAILURES: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.TooManyConnectionsError,
     asyncpg.exceptions.InternalClientError,
     asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.DeadlockDetectedError,
     asyncpg.exceptions.DatabaseDroppedError,
 )
 
