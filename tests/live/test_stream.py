@@ -178,6 +178,4 @@ async def test_live_meta_says_the_world_time_and_when_play_resumes(client, plan_
     later = sql(db_url, "SELECT min(start_at) AS at FROM matches WHERE status = 'scheduled' AND start_at > $1", ahead)[
         0
     ]["at"]
-    assert meta["next_start_at"] == (
-        later.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if later else None
-    )
+    assert meta["next_start_at"] == (later.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if later else None)
