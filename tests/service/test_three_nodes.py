@@ -204,10 +204,10 @@ async def write_score(db_url: str) -> tuple[str, list[int]]:
 
 
 # -- exact limits --------------------------------------------------------------------------
-async def test_n_plus_one_calls_over_three_nodes_answer_exactly_n(nodes, db_url):
-    n = 30
-    key = make_key(db_url, "archive")  # 60 a minute, 5,000 a day: the day's allowance decides
-    # exactly n of the day's calls left: a minute boundary during the test cannot change the count
+def key_with_calls_left(db_url: str, left: int) -> str:
+    """An Archive key (60 a minute, 5,000 a day) with exactly `left` of the day's calls left: the day's
+    allowance decides, and a minute boundary during the test cannot change the count."""
+    key = make_key(db_url, "archive")
     today = dt.datetime.now(dt.UTC).date()
     sql(
         db_url,
@@ -216,23 +216,34 @@ async def test_n_plus_one_calls_over_three_nodes_answer_exactly_n(nodes, db_url)
         svc_keys.key_hash(key),
         today,
         today.replace(day=1),
-        n,
+        left,
     )
-    answers: list[httpx.Response] = []
+    return key
+
+
+async def test_n_plus_one_calls_over_three_nodes_answer_exactly_n(nodes, db_url):
+    n = 30
     async with http() as client:
         up = (await nodes.at_least(3, client))[:3]
+        # Three bursts, a fresh key each: whether the nodes' counting statements meet in the database
+        # is down to timing, and a count that is not exact shows in most bursts (7 of 8, counted
+        # without the row lock), not in every one.
+        for _ in range(3):
+            key = key_with_calls_left(db_url, n)
+            answers: list[httpx.Response] = []
 
-        async def call(base: str) -> None:
-            answers.append(await client.get(f"{base}/v1/series", headers={"X-API-Key": key}))
+            async def call(base: str, key: str = key, answers: list[httpx.Response] = answers) -> None:
+                answers.append(await client.get(f"{base}/v1/series", headers={"X-API-Key": key}))
 
-        async with trio.open_nursery() as nursery:
-            for i in range(n + 1):
-                nursery.start_soon(call, up[i % 3].base)
-    assert sorted(r.status_code for r in answers) == [200] * n + [429]
-    refused = next(r for r in answers if r.status_code == 429)
-    assert refused.json()["error"]["code"] == "quota_exceeded"
-    assert int(refused.headers["Retry-After"]) > 0
-    assert sorted(int(r.headers["X-Quota-Remaining"]) for r in answers if r.status_code == 200) == list(range(n))
+            async with trio.open_nursery() as nursery:
+                for i in range(n + 1):
+                    nursery.start_soon(call, up[i % 3].base)
+            assert sorted(r.status_code for r in answers) == [200] * n + [429]
+            refused = next(r for r in answers if r.status_code == 429)
+            assert refused.json()["error"]["code"] == "quota_exceeded"
+            assert int(refused.headers["Retry-After"]) > 0
+            remaining = sorted(int(r.headers["X-Quota-Remaining"]) for r in answers if r.status_code == 200)
+            assert remaining == list(range(n))
 
 
 # -- stream slots ----------------------------------------------------------------------------
