@@ -66,11 +66,12 @@ def create_app(
     async def start_parts() -> None:
         if own_db:
             await service.db.open()
-        await supervisor.start(app.nursery, service.take_backs.run)
+        await supervisor.start(app.nursery, service.take_backs.run, service.allowances.run)
 
     @app.after_serving
     async def stop_parts() -> None:
         await supervisor.stop()
+        await service.allowances.give_back_all()
         if own_db:
             await service.db.close()
 

@@ -1,7 +1,8 @@
 """The path of one request to an endpoint, in the order it is walked:
 
-key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (one
-statement: key, plan, limits, counting) -> the answer cache -> the handler (named SQL through
+key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (key,
+plan, limits, counting: from the worker's key cache and block of the key's calls, else one
+statement claiming a block -- svc.access.allowances) -> the answer cache -> the handler (named SQL through
 svc.core.db) -> the answer shaped as JSON bytes {data, meta} (gzipped when asked: svc.web.encoding),
 with X-RateLimit-* and X-Quota-Remaining -> on an error after counting, the call taken back -> one
 access log line (with the Request-Id of svc.web.request_id).
@@ -16,7 +17,7 @@ from typing import Any
 import trio
 from quart import Response, request
 
-from svc.access.caller import Caller, Refused, authorize, header_key, key_from_headers, refund
+from svc.access.caller import Caller, Refused, header_key, key_from_headers, refund
 from svc.core import metrics
 from svc.core.db import DatabaseUnavailable
 from svc.core.errors import ApiError
@@ -78,10 +79,10 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
             need = await ep.plan_for(p, service.db, service.clock) if ep.plan_for else ep.plan
         except ApiError as bad:
             # Who is calling comes first (401/403), then what is wrong with the request.
-            caller = await authorize(service.db, service.clock, key, need=ep.plan, count=False)
+            caller = await service.allowances.authorize(key, need=ep.plan, count=False)
             raise bad  # answered below with the caller's rate-limit headers
         try:
-            caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+            caller = await service.allowances.authorize(key, need=need, count=ep.counted)
         except ApiError as refused:
             if ep.plan_note is not None and refused.kind.code == "upgrade_required" and need != ep.plan:
                 ep.plan_note(p, service.clock, refused)  # a plan_for's refusal: what the key's plan covers
@@ -161,7 +162,7 @@ async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
     """The rate-limit headers (and key prefix) of the request's header key when it is valid, counting
     nothing; none when there is no valid key or no database."""
     try:
-        caller = await authorize(service.db, service.clock, header_key(request.headers), need="free", count=False)
+        caller = await service.allowances.authorize(header_key(request.headers), need="free", count=False)
     except (ApiError, DatabaseUnavailable):
         return {}, "-"
     return caller.headers, caller.prefix
@@ -169,7 +170,11 @@ async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
 
 async def _take_back(service: Service, caller: Caller) -> Caller:
     """Takes back a call refused after it was counted; when the database is the fault, the
-    worker takes it back once the database answers again (svc.access.take_backs)."""
+    worker takes it back once the database answers again (svc.access.take_backs). A call served
+    from the worker's block of calls goes back to the block, with no statement."""
+    returned = service.allowances.take_back(caller)
+    if returned is not None:
+        return returned
     try:
         return await refund(service.db, caller)
     except DatabaseUnavailable:
