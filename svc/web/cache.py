@@ -5,7 +5,8 @@ as it is stored, since most HTTP clients ask for gzip.
 
 The data version moves on every import (svc/world/derived.py); each worker keeps it in memory,
 told of every move by NOTIFY and from every claim of calls (svc.access.allowances), so a hit on a
-key whose calls the worker holds costs no database round trip at all. Times are read from the service clock (Trio's), so tests can move them.
+key whose calls the worker holds costs no database round trip at all. Times are read from the
+service clock (Trio's), so tests can move them.
 """
 
 from __future__ import annotations
