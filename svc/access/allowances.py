@@ -34,7 +34,8 @@ import math
 import os
 import secrets
 import socket
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import asyncpg
 import attrs
@@ -58,6 +59,7 @@ from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 
 log = logging.getLogger("svc.access")
+T = TypeVar("T")
 
 CHANNEL = "svc_access"
 BLOCK_MAX = 64  # calls claimed at once at most: 1/64 statement per call on a busy key
@@ -150,7 +152,21 @@ class Allowances:
             month_calls=caller.month_calls - 1,
         )
 
-    def _from_block(self, digest: bytes, need: str, windows: Windows) -> Caller | None:
+    def served_with(self, key: str, need: str, answer_for: Callable[[str, str], T | None]) -> tuple[Caller, T] | None:
+        """A counted call served from the worker's block with no statement, when `answer_for(plan,
+        data version)` has its answer ready (the answer cache); None, counting nothing, otherwise."""
+        if not keys.well_formed(key):
+            return None
+        windows = Windows.at(self.clock.now())
+        digest = keys.key_hash(key)
+        ready = self._ready(digest, need, windows)
+        if ready is None:
+            return None
+        answer = answer_for(ready[0].plan, self.version)
+        return None if answer is None else (self._take(*ready, windows), answer)
+
+    def _ready(self, digest: bytes, need: str, windows: Windows) -> tuple[KeyEntry, Block] | None:
+        """The key's entry and block when a call can be served from them."""
         now = self.clock.timestamp()
         entry = self.keys.get(digest)
         if entry is None or not self.listening or now - entry.read_at > FRESH_S:
@@ -160,8 +176,15 @@ class Allowances:
         block = self.blocks.get(entry.key_id)
         if block is None or block.unused <= 0 or not block.serves(windows) or now - block.claimed_at > BLOCK_AGE_S:
             return None
+        return entry, block
+
+    def _from_block(self, digest: bytes, need: str, windows: Windows) -> Caller | None:
+        ready = self._ready(digest, need, windows)
+        return None if ready is None else self._take(*ready, windows)
+
+    def _take(self, entry: KeyEntry, block: Block, windows: Windows) -> Caller:
         block.unused -= 1
-        block.used_at = now
+        block.used_at = self.clock.timestamp()
         return Caller(
             key_id=entry.key_id,
             prefix=entry.prefix,

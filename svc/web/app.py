@@ -19,6 +19,7 @@ from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.web import openapi
 from svc.web.cache import AnswerCache
+from svc.web.cached_reads import CachedReads
 from svc.web.connection import ServiceApp
 from svc.web.cors import allow_any_origin
 from svc.web.docs import register_docs
@@ -94,6 +95,8 @@ def create_app(
     refuse_what_no_endpoint_serves(app, service)
     allow_any_origin(app)  # after the refusals: a preflight to a path refused there is refused
     tag_every_answer(app)
+    if cache:
+        app.answered_ahead = CachedReads(app, service, endpoints).answer
     return app
 
 

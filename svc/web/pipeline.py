@@ -11,7 +11,7 @@ access log line (with the Request-Id of svc.web.request_id).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any
 
 import trio
@@ -88,7 +88,7 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
                 ep.plan_note(p, service.clock, refused)  # a plan_for's refusal: what the key's plan covers
             raise
         counted = ep.counted
-        cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
+        cache_key = answer_key(ep, path_params, p, window, caller.plan.name)
         if service.cache is not None and ep.cache_ttl:
             cached = service.cache.get(cache_key, caller.data_version)
             metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
@@ -127,6 +127,13 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         if caller is not None and counted:
             await _take_back(service, caller)
         return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+
+
+def answer_key(
+    ep: Endpoint, path_params: Mapping[str, Any], p: Any, window: paging.Window | None, plan: str
+) -> Hashable:
+    """What the answer cache keys an answer by (svc.web.cached_reads finds it by the same)."""
+    return (ep.path, tuple(sorted(path_params.items())), repr(p), window, plan)
 
 
 async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: Service) -> bytes | Response:
@@ -191,10 +198,10 @@ async def _note_coverage(service: Service, data_version: str, meta: dict[str, An
         meta.setdefault("note", service.coverage[1])
 
 
-def log_request(method: str, path: str, status: int, ms: float, prefix: str) -> None:
-    """The access log line of one request, with the Request-Id its answer carries. Never the query
-    string: a key sent there must not reach the logs."""
-    rid = request_id()
+def log_request(method: str, path: str, status: int, ms: float, prefix: str, rid: str | None = None) -> None:
+    """The access log line of one request, with the Request-Id its answer carries (the request's,
+    unless given). Never the query string: a key sent there must not reach the logs."""
+    rid = rid or request_id()
     log.info(
         "%s %s %d %.1fms key=%s id=%s",
         method,
