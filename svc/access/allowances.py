@@ -65,8 +65,9 @@ CHANNEL = "svc_access"
 BLOCK_MAX = 64  # calls claimed at once at most: 1/64 statement per call on a busy key
 SHARE = 8  # a block holds at most an eighth of what the tighter window has left (Free's 10 a minute: 1)
 IDLE_S = 2.0  # a block unused this long is given back, so that another worker can have its calls
-BLOCK_AGE_S = 5.0  # a block is used this long at most (well inside its lease), then given back
-LEASE_S = 15.0  # past this, any worker's sweep gives the block back (its worker died)
+BLOCK_AGE_S = 20.0  # a block is used this long at most (well inside its lease), then given back: a
+# busy key costs a claim per BLOCK_MAX calls, a quiet one a claim per 20 s at least
+LEASE_S = 30.0  # past this, any worker's sweep gives the block back (its worker died)
 SWEEP_S = 5.0
 TEND_S = 1.0  # how often a worker looks for blocks to give back
 FRESH_S = 30.0  # a key's entry and the data version are trusted this long without a notification
