@@ -307,7 +307,7 @@ class Allowances:
             try:
                 async with self.db.dedicated() as own:
                     await own.listen(CHANNEL, self._on_notice, lost.set)
-                    self._forget()  # what changed while nobody listened was not heard
+                    self._distrust()  # what changed while nobody listened was not heard
                     self.listening = True
                     await lost.wait()
             except DatabaseUnavailable:
@@ -332,6 +332,12 @@ class Allowances:
             self._returns += 1
             self._returned.set()
             self._returned = trio.Event()
+
+    def _distrust(self) -> None:
+        """Every entry and the data version read afresh by the next claim of each key, which gives
+        back the key's block in the same statement (the entry still names the key's block)."""
+        self.keys = {digest: attrs.evolve(entry, read_at=-math.inf) for digest, entry in self.keys.items()}
+        self.version_at = -math.inf
 
     def _forget(self) -> None:
         self._keys_moved += 1
