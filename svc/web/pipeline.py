@@ -1,7 +1,8 @@
 """The path of one request to an endpoint, in the order it is walked:
 
-key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (one
-statement: key, plan, limits, counting) -> the answer cache -> the handler (named SQL through
+key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (key,
+plan, limits, counting: from the worker's key cache and block of the key's calls, else one
+statement claiming a block -- svc.access.allowances) -> the answer cache -> the handler (named SQL through
 svc.core.db) -> the answer shaped as JSON bytes {data, meta} (gzipped when asked: svc.web.encoding),
 with X-RateLimit-* and X-Quota-Remaining -> on an error after counting, the call taken back -> one
 access log line (with the Request-Id of svc.web.request_id).
@@ -10,13 +11,13 @@ access log line (with the Request-Id of svc.web.request_id).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any
 
 import trio
 from quart import Response, request
 
-from svc.access.caller import Caller, Refused, authorize, header_key, key_from_headers, refund
+from svc.access.caller import Caller, Refused, header_key, key_from_headers, refund
 from svc.core import metrics
 from svc.core.db import DatabaseUnavailable
 from svc.core.errors import ApiError
@@ -79,16 +80,16 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
             need = await ep.plan_for(p, service.db, service.clock) if ep.plan_for else ep.plan
         except ApiError as bad:
             # Who is calling comes first (401/403), then what is wrong with the request.
-            caller = await authorize(service.db, service.clock, key, need=ep.plan, count=False)
+            caller = await service.allowances.authorize(key, need=ep.plan, count=False)
             raise bad  # answered below with the caller's rate-limit headers
         try:
-            caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+            caller = await service.allowances.authorize(key, need=need, count=ep.counted)
         except ApiError as refused:
             if ep.plan_note is not None and refused.kind.code == "upgrade_required" and need != ep.plan:
                 ep.plan_note(p, service.clock, refused)  # a plan_for's refusal: what the key's plan covers
             raise
         counted = ep.counted
-        cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
+        cache_key = answer_key(ep, path_params, p, window, caller.plan.name)
         if service.cache is not None and ep.cache_ttl:
             cached = service.cache.get(cache_key, caller.data_version)
             metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
@@ -130,6 +131,13 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
 
 
+def answer_key(
+    ep: Endpoint, path_params: Mapping[str, Any], p: Any, window: paging.Window | None, plan: str
+) -> Hashable:
+    """What the answer cache keys an answer by (svc.web.cached_reads finds it by the same)."""
+    return (ep.path, tuple(sorted(path_params.items())), repr(p), window, plan)
+
+
 async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: Service) -> bytes | Response:
     """The handler's answer as JSON bytes {data, meta} (a list's meta from svc.web.paging), or the
     streaming Response a handler made itself."""
@@ -163,7 +171,7 @@ async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
     """The rate-limit headers (and key prefix) of the request's header key when it is valid, counting
     nothing; none when there is no valid key or no database."""
     try:
-        caller = await authorize(service.db, service.clock, header_key(request.headers), need="free", count=False)
+        caller = await service.allowances.authorize(header_key(request.headers), need="free", count=False)
     except (ApiError, DatabaseUnavailable):
         return {}, "-"
     return caller.headers, caller.prefix
@@ -171,7 +179,11 @@ async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
 
 async def _take_back(service: Service, caller: Caller) -> Caller:
     """Takes back a call refused after it was counted; when the database is the fault, the
-    worker takes it back once the database answers again (svc.access.take_backs)."""
+    worker takes it back once the database answers again (svc.access.take_backs). A call served
+    from the worker's block of calls goes back to the block, with no statement."""
+    returned = service.allowances.take_back(caller)
+    if returned is not None:
+        return returned
     try:
         return await refund(service.db, caller)
     except DatabaseUnavailable:
@@ -188,10 +200,10 @@ async def _note_coverage(service: Service, data_version: str, meta: dict[str, An
         meta.setdefault("note", service.coverage[1])
 
 
-def log_request(method: str, path: str, status: int, ms: float, prefix: str) -> None:
-    """The access log line of one request, with the Request-Id its answer carries. Never the query
-    string: a key sent there must not reach the logs."""
-    rid = request_id()
+def log_request(method: str, path: str, status: int, ms: float, prefix: str, rid: str | None = None) -> None:
+    """The access log line of one request, with the Request-Id its answer carries (the request's,
+    unless given). Never the query string: a key sent there must not reach the logs."""
+    rid = rid or request_id()
     log.info(
         "%s %s %d %.1fms key=%s id=%s",
         method,
