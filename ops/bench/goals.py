@@ -149,24 +149,88 @@ def transactions(url: str) -> int:
     return asyncio.run(read())
 
 
-def statements_per_cached_request(url: str, port: int, keys: list[str], seconds: float) -> float:
-    """Transactions on the primary per cached request at 32 clients: counted from pg_stat_database,
-    PostgreSQL's own count (the embedded server does not load pg_stat_statements), read once the
-    backends have reported, less what the servers do meanwhile when idle (the live hub's polls, the
-    feed, sweeps) over as long a time."""
+def count_statements(url: str, home: Path, embedded: bool) -> bool:
+    """Makes pg_stat_statements count on the server: on the embedded one (the bench's own, under
+    SVC_HOME) by preloading it and restarting the server once; another server must preload it
+    itself. False when it cannot count (the figure then comes from pg_stat_database)."""
+
+    async def setting() -> str:
+        conn = await connect_asyncio(url)
+        try:
+            return str(await conn.fetchval("SELECT current_setting('shared_preload_libraries')"))
+        finally:
+            await conn.close()
+
+    async def run(sql: str) -> None:
+        conn = await connect_asyncio(url)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    if "pg_stat_statements" not in asyncio.run(setting()):
+        if not embedded:
+            return False
+        from svc.core import pgserver
+
+        asyncio.run(run("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"))
+        pgserver.stop(home)
+        pgserver.start(home)
+    asyncio.run(run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"))
+    return True
+
+
+def statements(url: str) -> dict[str, int]:
+    """Calls so far of each statement run in this database (pg_stat_statements; counted when each
+    ends, in shared memory: nothing to wait for)."""
+
+    async def read() -> dict[str, int]:
+        conn = await connect_asyncio(url)
+        try:
+            rows = await conn.fetch(
+                "SELECT query, sum(calls)::bigint AS calls FROM pg_stat_statements "
+                "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY query"
+            )
+            return {r["query"]: r["calls"] for r in rows}
+        finally:
+            await conn.close()
+
+    return asyncio.run(read())
+
+
+def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    return {q: n - before.get(q, 0) for q, n in after.items() if n - before.get(q, 0) > 0}
+
+
+def statements_per_cached_request(url: str, port: int, keys: list[str], seconds: float, counted: bool) -> float:
+    """Statements on the primary per cached request at 32 clients, less what the servers run
+    meanwhile when idle (the live hub's polls, the feed, sweeps) over as long a time. From
+    pg_stat_statements when `counted` (the statements of the load that ran most are printed),
+    else from pg_stat_database's transactions, read once the backends have reported."""
     load(port, CACHED, keys, max(CLIENTS), 1.0)  # steady state: blocks claimed, answers cached
-    time.sleep(STATS_FLUSH_S)
-    start = transactions(url)
-    time.sleep(seconds + STATS_FLUSH_S)
-    idle_end = transactions(url)
+    if not counted:
+        time.sleep(STATS_FLUSH_S)
+        start = transactions(url)
+        time.sleep(seconds + STATS_FLUSH_S)
+        idle_end = transactions(url)
+        r = load(port, CACHED, keys, max(CLIENTS), seconds)
+        time.sleep(STATS_FLUSH_S)
+        end = transactions(url)
+        # each reading is a transaction of its own: one inside each interval
+        return max(0, (end - idle_end - 1) - (idle_end - start - 1)) / r.requests
+    start = statements(url)
+    time.sleep(seconds)
+    idle_end = statements(url)
     r = load(port, CACHED, keys, max(CLIENTS), seconds)
-    time.sleep(STATS_FLUSH_S)
-    end = transactions(url)
-    # each reading is a transaction of its own: one inside each interval
-    return max(0, (end - idle_end - 1) - (idle_end - start - 1)) / r.requests
+    end = statements(url)
+    idle, busy = _delta(start, idle_end), _delta(idle_end, end)
+    for query, n in sorted(busy.items(), key=lambda qn: -qn[1])[:4]:
+        print(f"  {n:6d} (idle {idle.get(query, 0):4d})  {' '.join(query.split())[:100]}", file=sys.stderr)
+    # each reading is one statement, inside each interval
+    return max(0, (sum(busy.values()) - 1) - (sum(idle.values()) - 1)) / r.requests
 
 
-def goals_1_and_3(servers: Servers, keys: list[str], seconds: float, url: str = "") -> list[str]:
+def goals_1_and_3(servers: Servers, keys: list[str], seconds: float, url: str = "", counted: bool = False) -> list[str]:
     p = servers.ports
     per_request: list[float] = []
     g1: dict[tuple[str, int], list[float]] = {}
@@ -184,7 +248,7 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float, url: str = 
                 flush=True,
             )
         if url:
-            per_request.append(statements_per_cached_request(url, p["svc1"], keys, seconds))
+            per_request.append(statements_per_cached_request(url, p["svc1"], keys, seconds, counted))
             print(f"statements per cached request: {per_request[-1]:.4f}", file=sys.stderr, flush=True)
         for c in CLIENTS[1:]:
             one = load(p["svc1"], CACHED, keys, c, seconds).rps
@@ -345,11 +409,14 @@ def main() -> int:
         "",
     ]
     if only & {"1", "3"}:
+        counted = count_statements(url, settings.home, embedded=settings.database_url is None)
         keys, _ = asyncio.run(prepare_varied(url, max(CLIENTS), 1))
         servers = Servers(url, settings.home)
         try:
             asyncio.run(lift_limits(url))
-            lines += goals_1_and_3(servers, keys, args.seconds, url)
+            lines += goals_1_and_3(servers, keys, args.seconds, url, counted)
+            if not counted:
+                lines += ["", "(statements: pg_stat_statements is not preloaded there; counted as transactions)"]
         finally:
             servers.stop()
             asyncio.run(restore(url))

@@ -34,8 +34,7 @@ import math
 import os
 import secrets
 import socket
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import asyncpg
 import attrs
@@ -59,7 +58,6 @@ from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 
 log = logging.getLogger("svc.access")
-T = TypeVar("T")
 
 CHANNEL = "svc_access"
 BLOCK_MAX = 64  # calls claimed at once at most: 1/64 statement per call on a busy key
@@ -152,19 +150,6 @@ class Allowances:
             day_calls=caller.day_calls - 1,
             month_calls=caller.month_calls - 1,
         )
-
-    def served_with(self, key: str, need: str, answer_for: Callable[[str, str], T | None]) -> tuple[Caller, T] | None:
-        """A counted call served from the worker's block with no statement, when `answer_for(plan,
-        data version)` has its answer ready (the answer cache); None, counting nothing, otherwise."""
-        if not keys.well_formed(key):
-            return None
-        windows = Windows.at(self.clock.now())
-        digest = keys.key_hash(key)
-        ready = self._ready(digest, need, windows)
-        if ready is None:
-            return None
-        answer = answer_for(ready[0].plan, self.version)
-        return None if answer is None else (self._take(*ready, windows), answer)
 
     def _ready(self, digest: bytes, need: str, windows: Windows) -> tuple[KeyEntry, Block] | None:
         """The key's entry and block when a call can be served from them."""

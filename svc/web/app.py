@@ -19,9 +19,9 @@ from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.web import openapi
 from svc.web.cache import AnswerCache
-from svc.web.cached_reads import CachedReads
 from svc.web.connection import ServiceApp
 from svc.web.cors import allow_any_origin
+from svc.web.direct import DirectAnswers
 from svc.web.docs import register_docs
 from svc.web.endpoint import Endpoint
 from svc.web.health import live, ready
@@ -96,8 +96,7 @@ def create_app(
     refuse_what_no_endpoint_serves(app, service)
     allow_any_origin(app)  # after the refusals: a preflight to a path refused there is refused
     tag_every_answer(app)
-    if cache:
-        app.answered_ahead = CachedReads(app, service, endpoints).answer
+    app.answered_ahead = DirectAnswers(app, service, endpoints).answer
     return app
 
 

@@ -44,7 +44,7 @@ class ClosingHTTPConnection(TrioASGIHTTPConnection):
 
 class ServiceApp(QuartTrio):
     """Quart-Trio whose requests end as above (its extension point for the HTTP connection), with a
-    layer ahead of it that answers cached reads itself (svc.web.cached_reads): `answered_ahead`,
+    layer ahead of it that answers the API's JSON endpoints itself (svc.web.direct): `answered_ahead`,
     when set, answers a request or declines it, and Quart answers what it declines."""
 
     asgi_http_class = ClosingHTTPConnection

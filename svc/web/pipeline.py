@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any
 
 import trio
-from quart import Response, request
+from quart import Response
 
 from svc.access.caller import Caller, Refused, header_key, key_from_headers, refund
 from svc.core import metrics
@@ -27,8 +27,8 @@ from svc.web import paging
 from svc.web.convert import to_json
 from svc.web.encoding import Encoded
 from svc.web.endpoint import Answer, Call, Endpoint
+from svc.web.incoming import Incoming
 from svc.web.params import parse
-from svc.web.request_id import request_id
 from svc.web.responses import answered, error_response
 from svc.web.service import Service
 
@@ -40,39 +40,46 @@ COUNTED_ERRORS = frozenset({"not_found"})
 
 
 def view(ep: Endpoint, service: Service) -> Callable[..., Awaitable[Response]]:
-    """The view Quart routes `ep` to: the answer, then its log line and metrics, whatever happened."""
+    """The view Quart routes `ep` to (what svc.web.direct does not answer ahead of it)."""
 
-    async def answer_timed(**path_params: Any) -> Response:
-        started = trio.current_time()
-        prefix = "-"
-        status = 500
-        try:
-            response, prefix = await answer(ep, service, path_params)
-            status = response.status_code
-            return response
-        finally:
-            seconds = trio.current_time() - started
-            log_request(request.method, request.path, status, seconds * 1000, prefix)
-            metrics.REQUESTS.labels(ep.path, str(status)).inc()
-            metrics.LATENCY.labels(ep.path).observe(seconds)
+    async def answer_in_quart(**path_params: Any) -> Response:
+        return await answer_timed(ep, service, path_params, Incoming.from_quart())
 
-    answer_timed.__name__ = ep.path
-    return answer_timed
+    answer_in_quart.__name__ = ep.path
+    return answer_in_quart
 
 
-async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -> tuple[Response, str]:
+async def answer_timed(ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming) -> Response:
+    """The answer, then its log line and metrics, whatever happened."""
+    started = trio.current_time()
+    prefix = "-"
+    status = 500
+    try:
+        response, prefix = await answer(ep, service, path_params, incoming)
+        status = response.status_code
+        return response
+    finally:
+        seconds = trio.current_time() - started
+        log_request(incoming.method, incoming.path, status, seconds * 1000, prefix, incoming.request_id)
+        metrics.REQUESTS.labels(ep.path, str(status)).inc()
+        metrics.LATENCY.labels(ep.path).observe(seconds)
+
+
+async def answer(
+    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming
+) -> tuple[Response, str]:
     """The response to this request for `ep`, and the prefix of the key that made it ("-": none)."""
     caller: Caller | None = None
     counted = False
-    query = {k: request.args.getlist(k) for k in request.args}
+    query = incoming.query
     try:
         try:
-            key = key_from_headers(request.headers, query)
+            key = key_from_headers(incoming.headers, query)
         except ApiError as bad:
             if bad.status == 400:  # a key in the query string: the header's key, if valid, still gets its headers
-                headers, prefix = await valid_key_headers(service)
+                headers, prefix = await valid_key_headers(service, incoming)
                 bad.headers = {**headers, **bad.headers}
-                return error_response(bad), prefix
+                return error_response(bad, incoming), prefix
             raise
         try:
             p = parse(ep.params, query, path_params)
@@ -94,7 +101,7 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
             cached = service.cache.get(cache_key, caller.data_version)
             metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
             if cached is not None:
-                return answered(cached, caller.headers), caller.prefix
+                return answered(cached, caller.headers, incoming), caller.prefix
         call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
         if window is not None:
             call.offset, call.limit = window.offset, window.limit
@@ -106,7 +113,7 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         encoded = Encoded(body)
         if service.cache is not None and ep.cache_ttl:
             service.cache.put(cache_key, caller.data_version, encoded, ep.cache_ttl)
-        return answered(encoded, caller.headers), caller.prefix
+        return answered(encoded, caller.headers, incoming), caller.prefix
     except ApiError as err:
         if err.status == 429:
             metrics.REFUSALS.labels(err.kind.code).inc()
@@ -115,7 +122,8 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
                 caller = await _take_back(service, caller)
             err.headers = {**caller.headers, **err.headers}
         # a refused key (replaced, below the plan, over a limit) is named in the log like a served one
-        return error_response(err), caller.prefix if caller else err.prefix if isinstance(err, Refused) else "-"
+        prefix = caller.prefix if caller else err.prefix if isinstance(err, Refused) else "-"
+        return error_response(err, incoming), prefix
     except DatabaseUnavailable as exc:
         log.warning("database unavailable: %s", exc)
         unavailable = ApiError(
@@ -123,18 +131,18 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         )
         if caller is not None and counted:
             await _take_back(service, caller)
-        return error_response(unavailable), caller.prefix if caller else "-"
+        return error_response(unavailable, incoming), caller.prefix if caller else "-"
     except Exception:
-        log.exception("unhandled error on %s", request.path)
+        log.exception("unhandled error on %s", incoming.path)
         if caller is not None and counted:
             await _take_back(service, caller)
-        return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+        return error_response(ApiError("internal_error", "an internal error; it has been logged"), incoming), "-"
 
 
 def answer_key(
     ep: Endpoint, path_params: Mapping[str, Any], p: Any, window: paging.Window | None, plan: str
 ) -> Hashable:
-    """What the answer cache keys an answer by (svc.web.cached_reads finds it by the same)."""
+    """What the answer cache keys an answer by (the same for every layer answering: svc.web.direct, Quart)."""
     return (ep.path, tuple(sorted(path_params.items())), repr(p), window, plan)
 
 
@@ -167,11 +175,11 @@ def _page_handler(ep: Endpoint) -> Callable[[Call], Awaitable[paging.Page]]:
     return page
 
 
-async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
+async def valid_key_headers(service: Service, incoming: Incoming) -> tuple[dict[str, str], str]:
     """The rate-limit headers (and key prefix) of the request's header key when it is valid, counting
     nothing; none when there is no valid key or no database."""
     try:
-        caller = await service.allowances.authorize(header_key(request.headers), need="free", count=False)
+        caller = await service.allowances.authorize(header_key(incoming.headers), need="free", count=False)
     except (ApiError, DatabaseUnavailable):
         return {}, "-"
     return caller.headers, caller.prefix
@@ -200,10 +208,9 @@ async def _note_coverage(service: Service, data_version: str, meta: dict[str, An
         meta.setdefault("note", service.coverage[1])
 
 
-def log_request(method: str, path: str, status: int, ms: float, prefix: str, rid: str | None = None) -> None:
-    """The access log line of one request, with the Request-Id its answer carries (the request's,
-    unless given). Never the query string: a key sent there must not reach the logs."""
-    rid = rid or request_id()
+def log_request(method: str, path: str, status: int, ms: float, prefix: str, rid: str) -> None:
+    """The access log line of one request, with the Request-Id its answer carries. Never the query
+    string: a key sent there must not reach the logs."""
     log.info(
         "%s %s %d %.1fms key=%s id=%s",
         method,

@@ -11,10 +11,11 @@ OpenAPI description, /docs) is `public, max-age=300` (svc.web.docs).
 from __future__ import annotations
 
 import orjson
-from quart import Response, request
+from quart import Response
 
 from svc.core.errors import ApiError
 from svc.web.encoding import Encoded, accepts_gzip
+from svc.web.incoming import Incoming
 
 JSON = "application/json"
 KEYED = "private, no-cache"
@@ -27,14 +28,16 @@ def json_response(body: bytes, status: int = 200, headers: dict[str, str] | None
     return Response(body, status=status, headers=headers or {}, content_type=JSON)
 
 
-def answered(answer: Encoded, headers: dict[str, str], *, caching: str = KEYED, vary: str = VARY) -> Response:
+def answered(
+    answer: Encoded, headers: dict[str, str], incoming: Incoming, *, caching: str = KEYED, vary: str = VARY
+) -> Response:
     """A 200 with the ETag of the form sent (plain, or gzip when the request accepts it and the
     answer is big enough); 304 without a body when the request's If-None-Match already holds that
     ETag. Either way the call was counted."""
-    gzipped = answer.compressible and accepts_gzip(request.headers.get("Accept-Encoding", ""))
+    gzipped = answer.compressible and accepts_gzip(incoming.header("Accept-Encoding"))
     etag = answer.gzip_etag if gzipped else answer.etag
     head = {**headers, "ETag": etag, "Cache-Control": caching, "Vary": vary}
-    sent = request.headers.get("If-None-Match", "")
+    sent = incoming.header("If-None-Match")
     if sent and (sent.strip() == "*" or etag in (t.strip().removeprefix("W/") for t in sent.split(","))):
         return not_modified(head)
     if gzipped:
@@ -51,6 +54,6 @@ def not_modified(headers: dict[str, str]) -> Response:
     return response
 
 
-def error_response(err: ApiError) -> Response:
-    docs = request.host_url.rstrip("/") + "/docs" if request else "/docs"
+def error_response(err: ApiError, incoming: Incoming) -> Response:
+    docs = incoming.host_url.rstrip("/") + "/docs"
     return json_response(orjson.dumps(err.body(docs)), err.status, {"Cache-Control": NEVER_STORED, **err.headers})

@@ -1,6 +1,7 @@
-"""A cached read answered ahead of Quart (svc.web.cached_reads) is the full path's answer byte for
-byte: the same requests, through the app's ASGI entry, on two apps alike but for that layer, with
-keys in the same state, give the same status, headers (but Request-Id and Date) and body."""
+"""An answer made ahead of Quart (svc.web.direct) is Quart's answer byte for byte: the same
+requests, through the app's ASGI entry, on two apps alike but for that layer, with keys in the
+same state, give the same status, headers (but Request-Id and Date) and body -- with the answer
+cache on and off, for answers, lists and errors of every kind."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ VARIABLE = {b"request-id", b"date"}
 
 async def asgi_get(app, path: str, headers: dict[str, str]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
     """One GET through the app's ASGI entry, as Hypercorn makes it: the raw answer."""
+    path, _, query = path.partition("?")
     scope = {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.3"},
@@ -29,7 +31,7 @@ async def asgi_get(app, path: str, headers: dict[str, str]) -> tuple[int, list[t
         "scheme": "http",
         "path": path,
         "raw_path": path.encode(),
-        "query_string": b"",
+        "query_string": query.encode(),
         "root_path": "",
         "headers": [(b"host", b"localhost"), *((k.lower().encode(), v.encode()) for k, v in headers.items())],
         "client": ("127.0.0.1", 50000),
@@ -92,10 +94,10 @@ def keys_alike(db_url: str) -> dict[str, str]:
     return {"live": live, "replaced": replaced, "archive": archive}
 
 
-async def answers(db_url: str, *, ahead: bool) -> tuple[list, int]:
+async def answers(db_url: str, *, ahead: bool, cache: bool) -> tuple[list, int]:
     """The answers to the same requests, and how many were answered ahead of Quart."""
     keys = keys_alike(db_url)
-    app = create_app(db_url, clock=Clock(start=NOON), pool_size=4, cache=True)
+    app = create_app(db_url, clock=Clock(start=NOON), pool_size=4, cache=cache)
     served_ahead = 0
     layer = app.answered_ahead
     assert layer is not None
@@ -111,27 +113,39 @@ async def answers(db_url: str, *, ahead: bool) -> tuple[list, int]:
     async with app.test_app():
         await listening(app)
         bearer = {"Authorization": f"Bearer {keys['live']}"}
-        first = await asgi_get(app, PATH, bearer)  # the full path: the block claimed, the answer cached
+        first = await asgi_get(app, PATH, bearer)  # the block claimed (and the answer cached)
         etag = dict(first[1])[b"etag"].decode()
         out.append(first)
-        out.append(await asgi_get(app, PATH, bearer))  # cached 200
+        out.append(await asgi_get(app, PATH, bearer))  # again (cached)
         out.append(await asgi_get(app, PATH, {"X-API-Key": keys["live"], "Request-Id": "mine-1"}))
         out.append(await asgi_get(app, PATH, {**bearer, "If-None-Match": etag}))  # 304
         out.append(await asgi_get(app, PATH, {**bearer, "Accept-Encoding": "gzip, br"}))  # gzip form
         gzip_etag = dict(out[-1][1])[b"etag"].decode()
         out.append(await asgi_get(app, PATH, {**bearer, "Accept-Encoding": "gzip", "If-None-Match": gzip_etag}))
+        out.append(await asgi_get(app, "/v1/players?per_page=3&page=2", bearer))  # a page of a list
+        out.append(await asgi_get(app, "/v1/players/pl_nobody", bearer))  # 404, counted
+        out.append(await asgi_get(app, "/v1/calendar?year=abc", bearer))  # 400: not a year, with the key's headers
+        out.append(await asgi_get(app, "/v1/players?per_page=500", bearer))  # 422: past the maximum
+        out.append(await asgi_get(app, f"{PATH}?api_key={keys['live']}", bearer))  # 400: a key in the query
+        out.append(await asgi_get(app, PATH, {}))  # 401: no key
         out.append(await asgi_get(app, PATH, {"Authorization": f"Bearer {keys['replaced']}"}))  # 401
         archive = {"Authorization": f"Bearer {keys['archive']}"}
         out.append(await asgi_get(app, PATH, archive))  # the minute's last call
         out.append(await asgi_get(app, PATH, archive))  # 429
+        out.append(await asgi_get(app, "/v1/countries/", bearer))  # 404 from the refusals: Quart's
+        out.append(await asgi_get(app, "/v1/live", bearer))  # not a stream: answered ahead
     return out, served_ahead
 
 
-async def test_a_cached_read_ahead_of_quart_is_the_full_paths_answer(db_url, mock_clock):
-    ahead, served = await answers(db_url, ahead=True)
-    full, none = await answers(db_url, ahead=False)
-    assert served == 5 and none == 0  # every cached 200 and 304; the miss, the 401 and the 429 went to Quart
-    assert [status for status, _, _ in ahead] == [200, 200, 200, 304, 200, 304, 401, 200, 429]
+STATUSES = [200, 200, 200, 304, 200, 304, 200, 404, 400, 422, 400, 401, 401, 200, 429, 404, 200]
+
+
+@pytest.mark.parametrize("cache", [True, False], ids=["cached", "uncached"])
+async def test_an_answer_ahead_of_quart_is_quarts_answer(db_url, mock_clock, cache):
+    ahead, served = await answers(db_url, ahead=True, cache=cache)
+    full, none = await answers(db_url, ahead=False, cache=cache)
+    assert served == len(STATUSES) - 1 and none == 0  # all but the path with an empty segment
+    assert [status for status, _, _ in ahead] == STATUSES
     assert dict(ahead[4][1])[b"content-encoding"] == b"gzip"
     for mine, theirs in zip(ahead, full, strict=True):
         assert mine == theirs
