@@ -149,10 +149,11 @@ def transactions(url: str) -> int:
     return asyncio.run(read())
 
 
-def count_statements(url: str, home: Path, embedded: bool) -> bool:
+def count_statements(url: str, home: Path, embedded: bool) -> tuple[bool, str]:
     """Makes pg_stat_statements count on the server: on the embedded one (the bench's own, under
     SVC_HOME) by preloading it and restarting the server once; another server must preload it
-    itself. False when it cannot count (the figure then comes from pg_stat_database)."""
+    itself. Whether it counts (else the figure comes from pg_stat_database), and the server's URL
+    (the embedded server's changes when it restarts)."""
 
     async def setting() -> str:
         conn = await connect_asyncio(url)
@@ -170,14 +171,14 @@ def count_statements(url: str, home: Path, embedded: bool) -> bool:
 
     if "pg_stat_statements" not in asyncio.run(setting()):
         if not embedded:
-            return False
+            return False, url
         from svc.core import pgserver
 
         asyncio.run(run("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"))
         pgserver.stop(home)
-        pgserver.start(home)
+        url = pgserver.start(home)
     asyncio.run(run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"))
-    return True
+    return True, url
 
 
 def statements(url: str) -> dict[str, int]:
@@ -409,7 +410,7 @@ def main() -> int:
         "",
     ]
     if only & {"1", "3"}:
-        counted = count_statements(url, settings.home, embedded=settings.database_url is None)
+        counted, url = count_statements(url, settings.home, embedded=settings.database_url is None)
         keys, _ = asyncio.run(prepare_varied(url, max(CLIENTS), 1))
         servers = Servers(url, settings.home)
         try:

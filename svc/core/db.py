@@ -302,7 +302,7 @@ class Database:
         pool = self._open_pool()
         wanted = version_wanted() if stmt.replica and self._replicas else None
         if wanted is None:
-            metrics.DB_STATEMENTS.labels("primary").inc()
+            metrics.labelled(metrics.DB_STATEMENTS, "primary").inc()
             return await self._call(lambda: op(pool))
         return await self._call(lambda: self._replicas.read(pool, op, wanted))
 

@@ -16,10 +16,35 @@ import orjson
 from cattrs.preconf.orjson import make_converter
 
 converter = make_converter()
+JSON_SCALARS = (str, int, float, bool)
+
+
+def _plain_mapping(tp: Any) -> bool:
+    """A dict of JSON scalars by name (e.g. titles by discipline): orjson writes it as it is, so
+    cattrs need not copy it entry by entry (half of unstructuring /v1/countries' items)."""
+    args = typing.get_args(tp)
+    return typing.get_origin(tp) is dict and len(args) == 2 and args[0] is str and args[1] in JSON_SCALARS
+
+
+converter.register_unstructure_hook_func(_plain_mapping, lambda mapping: mapping)
+
+R = typing.TypeVar("R", bound=attrs.AttrsInstance)
 
 
 def to_json(value: Any) -> bytes:
     return orjson.dumps(converter.unstructure(value))
+
+
+def from_rows(cls: type[R], rows: typing.Sequence[Any]) -> list[R]:
+    """Records of `cls` whose fields are the rows' columns, in the same order (a statement written
+    for the record): made positionally, a third of the time of `cls(**dict(row))`. A statement whose
+    columns differ from the fields is a mistake of ours, refused here rather than answered wrong."""
+    if rows:
+        columns = tuple(rows[0].keys())
+        fields = tuple(f.name for f in attrs.fields(cls))
+        if columns != fields:
+            raise TypeError(f"{cls.__name__}: the statement's columns {columns} are not its fields {fields}")
+    return [cls(*row) for row in rows]
 
 
 def doc(text: str) -> dict[str, str]:

@@ -20,12 +20,13 @@ from quart_trio import QuartTrio
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter
 
-from svc.web.cors import EXPOSED
+from svc.web.cors import HEADERS as CORS_HEADERS
 from svc.web.endpoint import Endpoint
 from svc.web.incoming import Incoming
 from svc.web.pipeline import answer_timed
 from svc.web.refusals import URL_MAX
 from svc.web.request_id import HEADER
+from svc.web.responses import Reply
 from svc.web.service import Service
 
 JSON = "application/json"
@@ -57,20 +58,19 @@ class DirectAnswers:
         if ep is None:
             return False
         incoming = Incoming.from_scope(scope)
-        response = await answer_timed(ep, self._service, dict(path_params), incoming)
+        reply = await answer_timed(ep, self._service, dict(path_params), incoming)
+        if not isinstance(reply, Reply):  # a JSON endpoint's handler made a Response of its own: Quart's way
+            reply = Reply(reply.status_code, list(reply.headers.items()), await reply.get_data(as_text=False))
         # as Quart's after-request hooks add them (svc.web.cors, then svc.web.request_id)
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        response.headers["Access-Control-Expose-Headers"] = EXPOSED
-        response.headers[HEADER] = incoming.request_id
+        headers = [*reply.headers, *CORS_HEADERS, (HEADER, incoming.request_id)]
         await send(
             {
                 "type": "http.response.start",
-                "status": response.status_code,
-                "headers": [(k.lower().encode(), v.encode()) for k, v in response.headers.items()],
+                "status": reply.status,
+                "headers": [(k.lower().encode(), v.encode()) for k, v in headers],
                 "trailers": False,
             }
         )
-        body = await response.get_data(as_text=False)
-        last: HTTPResponseBodyEvent = {"type": "http.response.body", "body": body, "more_body": False}
+        last: HTTPResponseBodyEvent = {"type": "http.response.body", "body": reply.body, "more_body": False}
         await send(last)
         return True

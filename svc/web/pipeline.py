@@ -29,7 +29,7 @@ from svc.web.encoding import Encoded
 from svc.web.endpoint import Answer, Call, Endpoint
 from svc.web.incoming import Incoming
 from svc.web.params import parse
-from svc.web.responses import answered, error_response
+from svc.web.responses import Reply, answered, error_reply
 from svc.web.service import Service
 
 log = logging.getLogger("svc.access")
@@ -43,32 +43,36 @@ def view(ep: Endpoint, service: Service) -> Callable[..., Awaitable[Response]]:
     """The view Quart routes `ep` to (what svc.web.direct does not answer ahead of it)."""
 
     async def answer_in_quart(**path_params: Any) -> Response:
-        return await answer_timed(ep, service, path_params, Incoming.from_quart())
+        answer = await answer_timed(ep, service, path_params, Incoming.from_quart())
+        return answer.response() if isinstance(answer, Reply) else answer
 
     answer_in_quart.__name__ = ep.path
     return answer_in_quart
 
 
-async def answer_timed(ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming) -> Response:
+async def answer_timed(
+    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming
+) -> Reply | Response:
     """The answer, then its log line and metrics, whatever happened."""
     started = trio.current_time()
     prefix = "-"
     status = 500
     try:
-        response, prefix = await answer(ep, service, path_params, incoming)
-        status = response.status_code
-        return response
+        reply, prefix = await answer(ep, service, path_params, incoming)
+        status = reply.status if isinstance(reply, Reply) else reply.status_code
+        return reply
     finally:
         seconds = trio.current_time() - started
         log_request(incoming.method, incoming.path, status, seconds * 1000, prefix, incoming.request_id)
-        metrics.REQUESTS.labels(ep.path, str(status)).inc()
-        metrics.LATENCY.labels(ep.path).observe(seconds)
+        metrics.labelled(metrics.REQUESTS, ep.path, str(status)).inc()
+        metrics.labelled(metrics.LATENCY, ep.path).observe(seconds)
 
 
 async def answer(
     ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming
-) -> tuple[Response, str]:
-    """The response to this request for `ep`, and the prefix of the key that made it ("-": none)."""
+) -> tuple[Reply | Response, str]:
+    """The answer to this request for `ep` (a Response: a stream the handler made), and the prefix
+    of the key that made it ("-": none)."""
     caller: Caller | None = None
     counted = False
     query = incoming.query
@@ -79,7 +83,7 @@ async def answer(
             if bad.status == 400:  # a key in the query string: the header's key, if valid, still gets its headers
                 headers, prefix = await valid_key_headers(service, incoming)
                 bad.headers = {**headers, **bad.headers}
-                return error_response(bad, incoming), prefix
+                return error_reply(bad, incoming), prefix
             raise
         try:
             p = parse(ep.params, query, path_params)
@@ -99,7 +103,7 @@ async def answer(
         cache_key = answer_key(ep, path_params, p, window, caller.plan.name)
         if service.cache is not None and ep.cache_ttl:
             cached = service.cache.get(cache_key, caller.data_version)
-            metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
+            metrics.labelled(metrics.CACHE, "hit" if cached is not None else "miss").inc()
             if cached is not None:
                 return answered(cached, caller.headers, incoming), caller.prefix
         call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
@@ -123,7 +127,7 @@ async def answer(
             err.headers = {**caller.headers, **err.headers}
         # a refused key (replaced, below the plan, over a limit) is named in the log like a served one
         prefix = caller.prefix if caller else err.prefix if isinstance(err, Refused) else "-"
-        return error_response(err, incoming), prefix
+        return error_reply(err, incoming), prefix
     except DatabaseUnavailable as exc:
         log.warning("database unavailable: %s", exc)
         unavailable = ApiError(
@@ -131,12 +135,12 @@ async def answer(
         )
         if caller is not None and counted:
             await _take_back(service, caller)
-        return error_response(unavailable, incoming), caller.prefix if caller else "-"
+        return error_reply(unavailable, incoming), caller.prefix if caller else "-"
     except Exception:
         log.exception("unhandled error on %s", incoming.path)
         if caller is not None and counted:
             await _take_back(service, caller)
-        return error_response(ApiError("internal_error", "an internal error; it has been logged"), incoming), "-"
+        return error_reply(ApiError("internal_error", "an internal error; it has been logged"), incoming), "-"
 
 
 def answer_key(

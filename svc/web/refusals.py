@@ -16,7 +16,7 @@ from svc.core import metrics
 from svc.core.errors import ApiError
 from svc.web.incoming import Incoming
 from svc.web.pipeline import log_request, valid_key_headers
-from svc.web.responses import error_response
+from svc.web.responses import error_reply
 from svc.web.service import Service
 
 log = logging.getLogger("svc.access")
@@ -94,4 +94,4 @@ async def refused(service: Service, err: ApiError) -> Response:
     err.headers = {**headers, **err.headers}
     log_request(incoming.method, incoming.path, err.status, 0.0, prefix, incoming.request_id)
     metrics.REQUESTS.labels("unmatched", str(err.status)).inc()
-    return error_response(err, incoming)
+    return error_reply(err, incoming).response()
