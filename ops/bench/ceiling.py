@@ -20,7 +20,7 @@ import datetime as dt
 import sys
 import time
 
-from ops.bench.__main__ import OUT, lift_limits, prepare_varied, restore, wait_up
+from ops.bench.__main__ import lift_limits, prepare_varied, publish, restore, wait_up
 from ops.bench.goals import CACHED, count_statements, cpu_seconds, load, statements
 from svc.core.settings import Settings
 from svc.testing.serving import free_port, serve_process
@@ -87,10 +87,7 @@ def main() -> int:
         lines.append(
             f"| {run} | {kind} | {rps:.0f} | {cpu * 1e6:.1f} | {per:.3f} | {carried:,.0f} | {carried / rps:,.1f} |"
         )
-    report = "\n".join(lines) + "\n"
-    print(report)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"ceiling-{stamp:%Y%m%dT%H%M%S}.md").write_text(report)
+    publish(lines, "ceiling", stamp)
     return 0
 
 

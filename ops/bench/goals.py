@@ -42,7 +42,16 @@ from urllib.parse import urlsplit
 import psutil
 
 from ops.bench import stream
-from ops.bench.__main__ import OUT, ROOT, lift_limits, measure, prepare_varied, restore, sample_paths, start, wait_up
+from ops.bench.__main__ import (
+    lift_limits,
+    measure,
+    prepare_varied,
+    publish,
+    restore,
+    sample_paths,
+    start_bare,
+    wait_up,
+)
 from ops.bench.loadgen import Result, request_bytes
 from svc.assembly import REGISTRY
 from svc.core.db import connect_asyncio
@@ -64,6 +73,14 @@ def verdict(values: list[float], ok: Callable[[float], bool]) -> str:
     return "met" if all(ok(v) for v in values) else "met in one run" if any(ok(v) for v in values) else "missed"
 
 
+def save_answer(port: int, path: str, key: str, dest: Path) -> int:
+    """Writes the service's answer to `path` into `dest`; its size."""
+    ask = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+    ask.add_header("Authorization", f"Bearer {key}")
+    dest.write_bytes(urllib.request.urlopen(ask).read())
+    return dest.stat().st_size
+
+
 class Servers:
     """The servers of goals 1 and 3 (svc.testing.serving for ours, as the tests run them), started
     once and stopped at the end."""
@@ -83,28 +100,10 @@ class Servers:
         # (bare1_small, the baseline of earlier reports): the same transfer, so the ratio is the cost
         # of the service's path, not of a bigger answer
         same_bytes = home / "bench-answer.json"
-        ask = urllib.request.Request(f"http://127.0.0.1:{self.ports['svc1']}{CACHED}")
-        ask.add_header("Authorization", f"Bearer {key}")
-        same_bytes.write_bytes(urllib.request.urlopen(ask).read())
-        self.answer_bytes = same_bytes.stat().st_size
+        self.answer_bytes = save_answer(self.ports["svc1"], CACHED, key, same_bytes)
         for name, workers, body in (("bare1", 1, same_bytes), ("bare2", 2, same_bytes), ("bare1_small", 1, None)):
             port = self.ports[name] = free_port()
-            bare = start(
-                [
-                    sys.executable,
-                    "-m",
-                    "hypercorn",
-                    "--worker-class",
-                    "trio",
-                    "--workers",
-                    str(workers),
-                    "--bind",
-                    f"127.0.0.1:{port}",
-                    "bare_asgi:app",
-                ],
-                {**os.environ, **({"BARE_BODY": str(body)} if body else {})},
-                cwd=ROOT / "ops" / "bench",
-            )
+            bare = start_bare(port, workers, body)
             self._stack.callback(bare.wait, timeout=15)
             self._stack.callback(bare.terminate)
         for name, port in self.ports.items():
@@ -447,10 +446,7 @@ def main() -> int:
         lines += goal_2(args.full_url or url, settings.home, args.seconds)
     if "4" in only:
         lines += goal_4(url, args.streams)
-    report = "\n".join(lines) + "\n"
-    print(report)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"goals-{stamp:%Y%m%dT%H%M%S}.md").write_text(report)
+    publish(lines, "goals", stamp)
     return 0
 
 

@@ -14,16 +14,15 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
-import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.request
 from pathlib import Path
 
-from ops.bench.__main__ import OUT, ROOT, lift_limits, prepare_varied, restore, start, wait_up
+from ops.bench.__main__ import lift_limits, prepare_varied, publish, restore, wait_up
+from ops.bench.goals import save_answer, start_bare
 from svc.core.settings import Settings
 from svc.testing.serving import free_port, serve_process
 
@@ -76,25 +75,9 @@ def main() -> int:
             wait_up(ports[name], "/v1/openapi.json")
         try:
             asyncio.run(lift_limits(url))
-            ask = urllib.request.Request(f"http://127.0.0.1:{ports['cached']}{PATH}")
-            ask.add_header("Authorization", f"Bearer {keys[0]}")
             body = Path(tmp) / "body.json"
-            body.write_bytes(urllib.request.urlopen(ask).read())
-            body_size = body.stat().st_size
-            bare = start(
-                [
-                    sys.executable,
-                    "-m",
-                    "hypercorn",
-                    "--worker-class",
-                    "trio",
-                    "--bind",
-                    f"127.0.0.1:{ports['bare']}",
-                    "bare_asgi:app",
-                ],
-                {**os.environ, "BARE_BODY": str(body)},
-                cwd=ROOT / "ops" / "bench",
-            )
+            body_size = save_answer(ports["cached"], PATH, keys[0], body)
+            bare = start_bare(ports["bare"], 1, body)
             stack.callback(bare.wait, timeout=15)
             stack.callback(bare.terminate)
             wait_up(ports["bare"], "/")
@@ -120,10 +103,7 @@ def main() -> int:
         r = rates[name]
         ratio = " / ".join(f"{v / b:.2f}" for v, b in zip(r, rates["bare"], strict=True))
         lines.append(f"| {name} | {r[0]:.0f} req/s | {r[1]:.0f} req/s | {ratio} |")
-    report = "\n".join(lines) + "\n"
-    print(report)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"wrk-{stamp:%Y%m%dT%H%M%S}.md").write_text(report)
+    publish(lines, "wrk", stamp)
     return 0
 
 
