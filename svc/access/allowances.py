@@ -16,7 +16,9 @@ What each worker keeps:
   calls uncounted) once idle IDLE_S, when BLOCK_AGE_S old, when a key or plan changes, when
   another worker asks (below), and at shutdown. Its row in call_blocks holds a lease of LEASE_S:
   a worker that dies keeps its block until the lease ends and any worker's sweep (every SWEEP_S)
-  gives it back -- within LEASE_S + SWEEP_S of the claim.
+  gives it back -- within LEASE_S + SWEEP_S of the claim. What the sweep gives back is what the
+  block held unused when its worker last noted it (every TEND_S while it is used, one statement
+  for all its blocks): the calls it served stay counted, but for those of its last TEND_S.
 - exactness: a worker that finds a window at 0 while other workers' blocks hold unused calls asks
   them to give back (NOTIFY recall), waits for what they return (at most RECALL_WAIT_S) and claims
   again before it refuses, so N+1 calls at once from anywhere get N answers.
@@ -94,6 +96,7 @@ class Block:
     month_calls: int
     claimed_at: float
     used_at: float
+    noted: int  # `unused` as its row in call_blocks says it (at first: as claimed)
 
     def serves(self, w: Windows) -> bool:
         return self.windows.minute == w.minute and self.windows.day == w.day
@@ -244,6 +247,7 @@ class Allowances:
                 key_id=row["id"],
                 windows=windows,
                 unused=row["granted"] - 1,
+                noted=row["granted"] - 1,
                 minute_calls=row["minute_calls"],
                 day_calls=row["day_calls"],
                 month_calls=row["month_calls"],
@@ -353,6 +357,7 @@ class Allowances:
                 if not lock.locked() and digest not in self.keys:
                     del self._claiming[digest]
             await self._give_back()
+            await self._note_unused()
             if now - swept_at >= SWEEP_S:
                 swept_at = now
                 await self._try(Q.access.sweep_call_blocks)
@@ -363,6 +368,18 @@ class Allowances:
             Q.access.give_back_calls, blocks=[b.id for b in blocks], unused=[b.unused for b in blocks]
         ):
             self._to_give_back.extend(blocks)  # once the database answers again (the lease bounds it)
+
+    async def _note_unused(self) -> None:
+        """Tells the database what each block used since the last time (one statement a TEND_S at
+        most, none while idle), so that the sweep gives back no more than a dead worker left
+        unused: at most the calls of its last TEND_S too many, where the claim's count would be
+        up to BLOCK_MAX - 1 too many."""
+        moved = [b for b in self.blocks.values() if b.unused != b.noted]
+        if moved and await self._try(
+            Q.access.note_unused_calls, blocks=[b.id for b in moved], unused=[b.unused for b in moved]
+        ):
+            for b in moved:
+                b.noted = b.unused
 
     async def _try(self, stmt: Any, **params: Any) -> bool:
         try:

@@ -61,6 +61,13 @@ SELECT * FROM claim_calls(:key_hash, :need_rank, :minute, :day, :month, :want, :
 -- Blocks given back with what each did not use; returns how many were still held.
 SELECT give_back_calls(:blocks::bigint[], :unused::int[]);
 
+-- name: note-unused-calls
+-- What blocks still held still hold unused, as their worker last counted: what the sweep gives
+-- back should the worker die.
+UPDATE call_blocks b SET unused = n.unused
+FROM unnest(:blocks::bigint[], :unused::int[]) AS n(id, unused)
+WHERE b.id = n.id;
+
 -- name: sweep-call-blocks
 -- Blocks whose lease ended give back what they held unused; returns how many.
 SELECT sweep_call_blocks();
