@@ -65,15 +65,17 @@ def main() -> int:
     keys, _ = asyncio.run(prepare_varied(url, KEYS, 1))
     rates: dict[str, list[float]] = {"bare": [], "cached": [], "uncached": []}
     body_size = 0
-    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        script = Path(tmp) / "rotate.lua"
-        script.write_text(ROTATE % (", ".join(f'"{k}"' for k in keys), PATH))
-        ports = {"cached": free_port(), "uncached": free_port(), "bare": free_port()}
-        for name, cache in (("cached", "1"), ("uncached", "0")):
-            stack.enter_context(serve_process(url, settings.home, "--workers", "1", port=ports[name], SVC_CACHE=cache))
-        for name in ("cached", "uncached"):
-            wait_up(ports[name], "/v1/openapi.json")
-        try:
+    try:  # the bench's keys removed once the servers have stopped (they may be giving calls back)
+        with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+            script = Path(tmp) / "rotate.lua"
+            script.write_text(ROTATE % (", ".join(f'"{k}"' for k in keys), PATH))
+            ports = {"cached": free_port(), "uncached": free_port(), "bare": free_port()}
+            for name, cache in (("cached", "1"), ("uncached", "0")):
+                stack.enter_context(
+                    serve_process(url, settings.home, "--workers", "1", port=ports[name], SVC_CACHE=cache)
+                )
+            for name in ("cached", "uncached"):
+                wait_up(ports[name], "/v1/openapi.json")
             asyncio.run(lift_limits(url))
             body = Path(tmp) / "body.json"
             body_size = save_answer(ports["cached"], PATH, keys[0], body)
@@ -87,8 +89,8 @@ def main() -> int:
                 for name in rates:
                     rates[name].append(wrk(ports[name], script, args.connections, args.seconds))
                     print(f"run {run} {name}: {rates[name][-1]:.0f} req/s", file=sys.stderr, flush=True)
-        finally:
-            asyncio.run(restore(url))
+    finally:
+        asyncio.run(restore(url))
     stamp = dt.datetime.now(dt.UTC)
     lines = [
         f"# ops/bench/wrk {stamp:%Y-%m-%d %H:%M} UTC",
