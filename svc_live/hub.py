@@ -28,7 +28,7 @@ import trio
 from svc.changelog import changes
 from svc.changelog.changes import CHANNEL
 from svc.changelog.listen import listening
-from svc.core import metrics
+from svc.core import heap, metrics
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable, DedicatedConnection
 from svc.core.errors import ApiError
@@ -167,6 +167,7 @@ class Hub:
 
     def stream_opened(self) -> None:
         self.streams_open += 1
+        heap.survivors_opened(1)  # a stream lives ~5 minutes: frozen with the others (svc/core/heap.py)
 
     def stream_closed(self) -> None:
         self.streams_open -= 1

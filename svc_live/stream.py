@@ -126,9 +126,14 @@ class Session:
             await self._end()
             yield self._end_message()
         finally:
-            self.hub.stream_closed()  # the goodbye, if any, has been sent: the server asked for more
-            if not ended:  # the client went away (cancelled) or the body failed
-                await self._end()
+            try:
+                self.hub.stream_closed()  # the goodbye, if any, has been sent: the server asked for more
+                if not ended:  # the client went away (cancelled) or the body failed
+                    await self._end()
+            finally:
+                # The subscriber refers back to this session (its on_end): without the cycle the
+                # stream is freed by reference counting, also once frozen (svc/core/heap.py).
+                self.sub = None
 
     def _end_message(self) -> bytes:
         return sse.message(
