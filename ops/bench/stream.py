@@ -250,10 +250,11 @@ def stop_server(server: subprocess.Popen) -> None:
         server.wait()
 
 
-def measure(service: str, n: int, url: str) -> dict:
+def measure(service: str, n: int, url: str, run: int) -> dict:
     port = free_port()
-    gc_log = os.path.join(LOGS, f"gc-{service}-{n}.txt")
-    server = start_server(service, port, f"{service}-{n}.log", gc_log)
+    # one file per server run: two runs of the same size (--streams 10000,10000) must not add up
+    gc_log = os.path.join(LOGS, f"gc-{service}-{n}-{run}.txt")
+    server = start_server(service, port, f"{service}-{n}-{run}.log", gc_log)
     try:
         result = trio.run(run_n, service, n, url, port, worker_of(server, port))
     finally:
@@ -307,9 +308,9 @@ def main() -> int:
     if args.heap_layers:
         os.environ["BENCH_HEAP_LAYERS"] = os.path.join(LOGS, "heap-layers.json")
     pairs = []
-    for n in ns:
-        ours = measure("ours", n, url)
-        peer = measure("peer", n, url)
+    for run, n in enumerate(ns, 1):
+        ours = measure("ours", n, url, run)
+        peer = measure("peer", n, url, run)
         print(f"# {n}: ours {ours} peer {peer}", file=sys.stderr, flush=True)
         pairs.append((ours, peer))
     from importlib.metadata import version
