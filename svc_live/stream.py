@@ -5,9 +5,10 @@ that waits for the next change or the next heartbeat, whichever comes first, and
 No task, nursery or channel of its own (each costs memory and collector work per stream, as
 ops/bench/layers.py measures). It ends after
 ~5 minutes, when the hub drops it (fell behind, or the slot's lease was lost: the hub closes
-its inbox), or when the client goes away (Quart cancels the body). The slot is released
+its inbox), or when the client goes away (`client_gone`, from the layer sending it: svc.web.streaming;
+under Quart, Quart cancels the body). The slot is released
 before the goodbye is sent, so a client may reconnect at once, and even when the goodbye
-waits on a client that stopped reading.
+waits on a client that stopped reading; to a client gone there is no goodbye.
 
 What the stream holds it holds through the hub's API: its subscription (the hub ends it by
 `on_end`), its slot's lease (renewed by the hub, `on_lost` when another stream took it) and the
@@ -21,12 +22,12 @@ from collections.abc import AsyncIterator
 
 import orjson
 import trio
-from quart import Response
 
 from svc.changelog import changes
 from svc.core import metrics
 from svc.core.db import Database
 from svc.core.errors import ApiError
+from svc.web.responses import Streamed
 from svc_live import sse
 from svc_live.hub import Change, Hub, Lease, Subscriber
 from svc_live.slots import Slots, new_holder
@@ -60,12 +61,33 @@ async def _missed(db: Database, hub: Hub, discipline: str | None, after: int | N
     return [sse.message("match", r["data"], r["seq"]) for r in rows]
 
 
+HEADERS = [
+    ("Cache-Control", "no-cache"),
+    ("X-Accel-Buffering", "no"),
+    ("Content-Type", "text/event-stream; charset=utf-8"),
+]
+
+
 class Session:
+    """One stream: what it holds, and its body (svc.web.responses.StreamBody)."""
+
     def __init__(self, hub: Hub, lease: Lease) -> None:
         self.hub, self.lease = hub, lease
         self.sub: Subscriber | None = None
+        self.first: list[bytes] = []  # the messages it starts with
         self.end_reason = "time"
         self.released = False
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        first, self.first = self.first, []
+        return self.body(first)
+
+    def client_gone(self) -> None:
+        """The client went away: the body ends without a goodbye, giving back what it holds."""
+        if self.end_reason == "time":
+            self.end_reason = "gone"
+        if self.sub is not None:
+            self.hub.unsubscribe(self.sub)
 
     def ended(self, reason: str) -> None:
         """The hub ended the subscriber (it fell behind, or the worker stops) and closed its inbox.
@@ -124,7 +146,8 @@ class Session:
                     yield sse.message("heartbeat", at)
             ended = True
             await self._end()
-            yield self._end_message()
+            if self.end_reason != "gone":
+                yield self._end_message()
         finally:
             try:
                 self.hub.stream_closed()  # the goodbye, if any, has been sent: the server asked for more
@@ -143,7 +166,7 @@ class Session:
 
 async def open_stream(
     hub: Hub, slots: Slots, db: Database, key_id: int, discipline: str | None, last_event_id: str | None
-) -> Response:
+) -> Streamed:
     """The streaming response, or ApiError too_many_streams (429) when both slots are held. The
     replay of what a reconnecting client missed is read through `db` (the request's pool)."""
     holder = new_holder()
@@ -166,11 +189,5 @@ async def open_stream(
         with trio.CancelScope(shield=True):
             await slots.release(key_id, slot, holder)
         raise
-    response = Response(
-        session.body([sse.preamble(), *first]),
-        status=200,
-        content_type="text/event-stream; charset=utf-8",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-    response.timeout = None  # Quart's RESPONSE_TIMEOUT (60 s) would cut the ~5-minute stream
-    return response
+    session.first = [sse.preamble(), *first]
+    return Streamed(200, HEADERS, session)

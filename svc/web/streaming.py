@@ -1,0 +1,52 @@
+"""A streamed answer (svc.web.responses.Streamed: the live stream's Server-Sent Events) sent by the
+layer ahead of Quart (svc.web.direct) as ASGI messages itself.
+
+Quart-Trio answers a request with a nursery of two tasks, one sending the body and one waiting for
+`http.disconnect` to cancel it, under a request context and a Response: per open stream, kept for
+its ~5 minutes, that was a third of a stream's memory and most of the time taken to open one
+(ops/bench/stream.py). Here the body runs in the request's own task, and one small task waits for
+`http.disconnect` and tells the body the client went away (`client_gone`): the body ends by itself,
+so nothing is cancelled. Hypercorn's `send` does not tell: it swallows a write to a closed socket.
+
+The end is sent as Quart sends it, an empty last message; shielded, as svc.web.connection explains
+(Hypercorn finishes the connection inside that send). To a client that went away nothing more is
+sent: Hypercorn closed the stream already.
+"""
+
+from __future__ import annotations
+
+import trio
+from hypercorn.typing import ASGIReceiveCallable, ASGISendCallable
+
+from svc.web.connection import LAST_SEND_S
+from svc.web.responses import Streamed
+
+
+async def send_streamed(
+    streamed: Streamed, headers: list[tuple[bytes, bytes]], receive: ASGIReceiveCallable, send: ASGISendCallable
+) -> None:
+    """Sends `streamed` with `headers` (its own, encoded, and the ones the layer adds) until its
+    body ends or the client goes away."""
+    gone = False
+
+    async def watch() -> None:
+        nonlocal gone
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        gone = True
+        streamed.body.client_gone()
+
+    await send({"type": "http.response.start", "status": streamed.status, "headers": headers, "trailers": False})
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch)
+        try:
+            async for chunk in streamed.body:
+                if gone:
+                    continue  # the body is ending: what it still yields has no one to go to
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        finally:
+            nursery.cancel_scope.cancel()
+    if not gone:
+        with trio.CancelScope(shield=True) as scope:
+            scope.relative_deadline = LAST_SEND_S
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
