@@ -22,7 +22,7 @@ from svc.core.db import Database, DedicatedConnection
 from svc.core.sqlfiles import Q
 from svc.core.sqlrun import Connection, Tx
 
-MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key
+MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key (live-slot-take tries two)
 LEASE_S = 12  # a dead holder's slot is free again after at most this long
 RENEW_S = 4  # renewed three times per lease: one slow renewal never loses the slot;
 # the hub renews all of its worker's leases in one statement
@@ -44,7 +44,7 @@ class Slots:
 
     async def claim(self, key_id: int, holder: str) -> int | None:
         """A slot for this stream, or None when MAX_STREAMS unexpired leases are held.
-        One statement per slot tried, each atomic (svc/sql/queries/live/slots.sql, live-slot-take).
+        One statement, atomic per slot (svc/sql/queries/live/slots.sql, live-slot-take).
 
         The times are moved on by however long the claim waited for a pooled connection:
         when thousands of clients connect at once that wait can pass LEASE_S, and a lease
@@ -53,22 +53,12 @@ class Slots:
         now, expires = self.clock.now(), self.expiry()
         asked = time.monotonic()
 
-        async def work(conn: Connection) -> int | None:  # database side, each statement atomic alone
+        async def work(conn: Connection) -> int | None:  # database side, atomic per slot
             waited = dt.timedelta(seconds=time.monotonic() - asked)
-            for slot in range(1, MAX_STREAMS + 1):
-                if (
-                    await Tx(conn).fetchval(
-                        Q.live.slot_take,
-                        key_id=key_id,
-                        slot=slot,
-                        holder=holder,
-                        expires_at=expires + waited,
-                        now=now + waited,
-                    )
-                    is not None
-                ):
-                    return slot
-            return None
+            slot: int | None = await Tx(conn).fetchval(
+                Q.live.slot_take, key_id=key_id, holder=holder, expires_at=expires + waited, now=now + waited
+            )
+            return slot
 
         slot = await self.db.run(work)
         if slot is not None:

@@ -29,11 +29,10 @@ from svc.core.db import Database
 from svc.core.errors import ApiError
 from svc.web.responses import Streamed
 from svc_live import sse
-from svc_live.hub import Change, Hub, Lease, Subscriber
+from svc_live.hub import HEARTBEAT_S, Hub, Lease, Subscriber
 from svc_live.slots import Slots, new_holder
 
 STREAM_S = 300  # interface.md: a connection lasts about 5 minutes and counts as one call
-HEARTBEAT_S = 15  # interface.md: a heartbeat every 15 seconds
 REPLAY_S = 600  # Last-Event-ID resumes from the last 10 minutes of changes (two connections' worth)
 REPLAY_MAX = 5000  # ...and at most this many changes; further behind, the client gets a fresh start
 
@@ -75,24 +74,37 @@ class Session:
         self.hub, self.lease = hub, lease
         self.sub: Subscriber | None = None
         self.first: list[bytes] = []  # the messages it starts with
-        self.end_reason = "time"
+        self.end_reason: str | None = None  # why it ends, once it does (the `end` event's reason)
+        self.beats = 0
         self.released = False
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         first, self.first = self.first, []
         return self.body(first)
 
-    def client_gone(self) -> None:
-        """The client went away: the body ends without a goodbye, giving back what it holds."""
-        if self.end_reason == "time":
-            self.end_reason = "gone"
+    def _stop(self, reason: str) -> None:
+        """The stream ends for `reason` (the first one given): its inbox closes, the body finishes."""
+        self.end_reason = self.end_reason or reason
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
+
+    def beat(self) -> None:
+        """Every HEARTBEAT_S (the hub's beat): a heartbeat, or, once STREAM_S are up, the end."""
+        self.beats += 1
+        if self.beats * HEARTBEAT_S >= STREAM_S:
+            self._stop("time")
+        elif self.sub is not None:
+            at = orjson.dumps({"at": self.hub.now().isoformat().replace("+00:00", "Z")}).decode()
+            self.sub.put(sse.message("heartbeat", at))
+
+    def client_gone(self) -> None:
+        """The client went away: the body ends without a goodbye, giving back what it holds."""
+        self._stop("gone")
 
     def ended(self, reason: str) -> None:
         """The hub ended the subscriber (it fell behind, or the worker stops) and closed its inbox.
         The slot is released now: the body may be waiting on a client that stopped reading."""
-        self.end_reason = reason
+        self.end_reason = self.end_reason or reason
         self.hub.give_back_lease(self.lease)
         if not self.released:
             self.released = self.hub.release_soon(self.lease)
@@ -100,9 +112,7 @@ class Session:
     def lease_lost(self) -> None:
         """The hub found the slot's lease taken over: the stream ends (the slot is no longer ours; the
         release at the end matches our holder only, so it leaves the new one's lease alone)."""
-        self.end_reason = "slot_lost"
-        if self.sub is not None:
-            self.hub.unsubscribe(self.sub)
+        self._stop("slot_lost")
 
     async def _end(self) -> None:
         """Everything the stream held, given back (the slot last, shielded: the body may be cancelled)."""
@@ -110,6 +120,9 @@ class Session:
         self.hub.give_back_lease(self.lease)
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
+        if not self.released and self.end_reason == "gone":
+            # no goodbye waits on the release: made beside (the hub's nursery), the stream goes at once
+            self.released = self.hub.release_soon(self.lease)
         if not self.released:
             self.released = True
             await self.hub.release(self.lease)
@@ -125,25 +138,11 @@ class Session:
             for chunk in first:
                 yield chunk
             assert self.sub is not None
-            now = trio.current_time()
-            deadline, beat_at = now + STREAM_S, now + HEARTBEAT_S
-            while self.end_reason == "time":
-                change: Change | None = None
-                with trio.move_on_at(min(deadline, beat_at)):
-                    try:
-                        change = await self.sub.receive.receive()
-                    except trio.EndOfChannel:  # dropped, lease lost, or the hub stopped
-                        break
-                if self.end_reason != "time":  # dropped while a change was waiting: no more of them
-                    break
-                if change is not None:
-                    yield change.wire
-                elif trio.current_time() >= deadline:
-                    break
-                else:
-                    beat_at += HEARTBEAT_S
-                    at = orjson.dumps({"at": self.hub.now().isoformat().replace("+00:00", "Z")}).decode()
-                    yield sse.message("heartbeat", at)
+            # changes and heartbeats as they come, until the inbox closes (the time is up, the hub
+            # dropped it, the lease was lost, the client went away, the hub stopped)
+            while (messages := await self.sub.take()) is not None:
+                for wire in messages:
+                    yield wire
             ended = True
             await self._end()
             if self.end_reason != "gone":
@@ -159,9 +158,8 @@ class Session:
                 self.sub = None
 
     def _end_message(self) -> bytes:
-        return sse.message(
-            "end", orjson.dumps({"reason": self.end_reason, "reconnect_after_ms": sse.RETRY_MS}).decode()
-        )
+        reason = self.end_reason or "time"
+        return sse.message("end", orjson.dumps({"reason": reason, "reconnect_after_ms": sse.RETRY_MS}).decode())
 
 
 async def open_stream(
@@ -180,7 +178,7 @@ async def open_stream(
         )
     session = Session(hub, Lease(key_id, slot, holder))
     try:
-        session.sub, upto = hub.subscribe(discipline, session.ended)
+        session.sub, upto = hub.subscribe(discipline, session.ended, session.beat)
         missed = await _missed(db, hub, discipline, _last_event_id(last_event_id), upto)
         first = missed if missed is not None else await hub.in_play(discipline, upto)
     except BaseException:
