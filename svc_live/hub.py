@@ -362,15 +362,15 @@ class Hub:
                 continue
             try:
                 expires_at = self.slots.expiry()
-                kept = {
+                lost = [
                     r["holder"]
                     for r in await self._on_own(functools.partial(self.slots.renew_many, holders, expires_at))
-                }
+                ]
             except DatabaseUnavailable as exc:
                 log.warning("could not renew stream leases (%s); retrying", exc)
                 continue
-            for holder in holders:
-                if holder not in kept and holder in self._leases:
+            for holder in lost:
+                if holder in self._leases:
                     log.warning("a stream lost its slot lease; ending it")
                     self._leases.pop(holder)()
 

@@ -81,7 +81,7 @@ class Slots:
     async def renew_many(
         self, holders: list[str], expires_at: dt.datetime, own: DedicatedConnection | None = None
     ) -> list[asyncpg.Record]:
-        """Renew the leases of `holders` in one statement; the rows of those still held (holder).
+        """Renew the leases of `holders` in one statement; the rows (holder) of those no longer held.
         On `own` (the hub's own connection) when given, else through the pool."""
         via = self.db if own is None else own
         return await via.fetch(Q.live.slot_renew_many, holders=holders, expires_at=expires_at)

@@ -137,6 +137,7 @@ class Session:
         try:
             for chunk in first:
                 yield chunk
+            del first  # the generator's frame lives as long as the stream
             assert self.sub is not None
             # changes and heartbeats as they come, until the inbox closes (the time is up, the hub
             # dropped it, the lease was lost, the client went away, the hub stopped)

@@ -68,8 +68,10 @@ class DirectAnswers:
         # as Quart's after-request hooks add them (svc.web.cors, then svc.web.request_id)
         headers = [(k.lower().encode(), v.encode()) for k, v in reply.headers]
         headers += [*CORS_RAW, (RAW_HEADER, incoming.request_id.encode())]
-        if not isinstance(reply, Reply):  # a stream
-            await send_streamed(reply, headers, receive, send)
+        if not isinstance(reply, Reply):  # a stream, for minutes: its frame keeps only what it sends from now
+            status, body = reply.status, reply.body
+            del reply, incoming  # the request as read and the head as text: ~2 KiB a stream
+            await send_streamed(status, headers, body, receive, send)
             return True
         await send({"type": "http.response.start", "status": reply.status, "headers": headers, "trailers": False})
         last: HTTPResponseBodyEvent = {"type": "http.response.body", "body": reply.body, "more_body": False}

@@ -19,14 +19,18 @@ import trio
 from hypercorn.typing import ASGIReceiveCallable, ASGISendCallable
 
 from svc.web.connection import LAST_SEND_S
-from svc.web.responses import Streamed
+from svc.web.responses import StreamBody
 
 
 async def send_streamed(
-    streamed: Streamed, headers: list[tuple[bytes, bytes]], receive: ASGIReceiveCallable, send: ASGISendCallable
+    status: int,
+    headers: list[tuple[bytes, bytes]],
+    body: StreamBody,
+    receive: ASGIReceiveCallable,
+    send: ASGISendCallable,
 ) -> None:
-    """Sends `streamed` with `headers` (its own, encoded, and the ones the layer adds) until its
-    body ends or the client goes away."""
+    """Sends a Streamed answer, its `headers` encoded (its own and the ones the layer adds), until
+    its body ends or the client goes away."""
     gone = False
 
     async def watch() -> None:
@@ -34,13 +38,13 @@ async def send_streamed(
         while (await receive())["type"] != "http.disconnect":
             pass
         gone = True
-        streamed.body.client_gone()
+        body.client_gone()
 
-    await send({"type": "http.response.start", "status": streamed.status, "headers": headers, "trailers": False})
+    await send({"type": "http.response.start", "status": status, "headers": headers, "trailers": False})
     async with trio.open_nursery() as nursery:
         nursery.start_soon(watch)
         try:
-            async for chunk in streamed.body:
+            async for chunk in body:
                 if gone:
                     continue  # the body is ending: what it still yields has no one to go to
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})

@@ -30,7 +30,13 @@ RETURNING slot;
 SELECT min(expires_at) FROM live_stream_slots WHERE key_id = :key_id AND expires_at > :now;
 
 -- name: slot-renew-many
--- Extends every lease still held by one of :holders (one worker's streams at once); returns the holders renewed.
-UPDATE live_stream_slots SET expires_at = :expires_at
-WHERE holder = ANY(:holders::text[])
-RETURNING holder;
+-- Extends every lease still held by one of :holders (one worker's streams at once); returns the
+-- holders of :holders it did not find (their leases were lost): usually none, so the renewal of
+-- 10,000 streams sends back nothing rather than their 10,000 names.
+WITH renewed AS (
+    UPDATE live_stream_slots SET expires_at = :expires_at
+    WHERE holder = ANY(:holders::text[])
+    RETURNING holder
+)
+SELECT holder FROM unnest(:holders::text[]) AS asked(holder)
+EXCEPT SELECT holder FROM renewed;
