@@ -70,6 +70,8 @@ HEADERS = [
 class Session:
     """One stream: what it holds, and its body (svc.web.responses.StreamBody)."""
 
+    __slots__ = ("hub", "lease", "sub", "first", "end_reason", "beats", "released", "__weakref__")
+
     def __init__(self, hub: Hub, lease: Lease) -> None:
         self.hub, self.lease = hub, lease
         self.sub: Subscriber | None = None

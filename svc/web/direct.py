@@ -32,8 +32,24 @@ from svc.web.streaming import send_streamed
 
 ANSWERED = frozenset({"application/json", "text/event-stream"})  # the media types of the endpoints answered here
 MATCHES_KEPT = 4096  # paths whose match is kept (all forgotten at once when full)
+HEADERS_KEPT = 4096  # header pairs kept encoded (likewise)
 CORS_RAW = [(name.lower().encode(), value.encode()) for name, value in CORS_HEADERS]
 RAW_HEADER = HEADER.lower().encode()
+
+
+_RAW: dict[tuple[str, str], tuple[bytes, bytes]] = {}  # header pairs as sent, kept: most repeat
+
+
+def _raw(pair: tuple[str, str]) -> tuple[bytes, bytes]:
+    """A header as ASGI sends it; the same pair is the same object each time. Hypercorn keeps a
+    stream's head for as long as the stream lasts: its fixed headers are then shared, not ~1 KiB
+    each time (and encoding them costs nothing after the first)."""
+    raw = _RAW.get(pair)
+    if raw is None:
+        if len(_RAW) >= HEADERS_KEPT:
+            _RAW.clear()
+        raw = _RAW[pair] = (pair[0].lower().encode(), pair[1].encode())
+    return raw
 
 
 class DirectAnswers:
@@ -66,7 +82,7 @@ class DirectAnswers:
         incoming = Incoming.from_scope(scope)
         reply = await answer_timed(ep, self._service, path_params, incoming, self._app)
         # as Quart's after-request hooks add them (svc.web.cors, then svc.web.request_id)
-        headers = [(k.lower().encode(), v.encode()) for k, v in reply.headers]
+        headers = [_raw(pair) for pair in reply.headers]
         headers += [*CORS_RAW, (RAW_HEADER, incoming.request_id.encode())]
         if not isinstance(reply, Reply):  # a stream, for minutes: its frame keeps only what it sends from now
             status, body = reply.status, reply.body

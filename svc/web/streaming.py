@@ -31,26 +31,34 @@ async def send_streamed(
 ) -> None:
     """Sends a Streamed answer, its `headers` encoded (its own and the ones the layer adds), until
     its body ends or the client goes away."""
-    gone = False
-
-    async def watch() -> None:
-        nonlocal gone
-        while (await receive())["type"] != "http.disconnect":
-            pass
-        gone = True
-        body.client_gone()
-
+    gone = _Gone()
     await send({"type": "http.response.start", "status": status, "headers": headers, "trailers": False})
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(watch)
+        nursery.start_soon(_watch, receive, body, gone)
         try:
             async for chunk in body:
-                if gone:
+                if gone.seen:
                     continue  # the body is ending: what it still yields has no one to go to
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
         finally:
             nursery.cancel_scope.cancel()
-    if not gone:
+    if not gone.seen:
         with trio.CancelScope(shield=True) as scope:
             scope.relative_deadline = LAST_SEND_S
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+class _Gone:
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen = False  # http.disconnect came: the client went away
+
+
+async def _watch(receive: ASGIReceiveCallable, body: StreamBody, gone: _Gone) -> None:
+    """Until the client goes away; then the body is told (a module function, not a closure: it
+    lives as long as the stream)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    gone.seen = True
+    body.client_gone()
