@@ -1,5 +1,5 @@
 """The live hub: one per worker. It LISTENs for new changes, reads them from the change log
-once, and hands each to every subscriber's own bounded channel. A subscriber whose channel
+once, and hands each to every subscriber's own bounded inbox. A subscriber whose inbox
 is full is dropped at once (its stream ends; it resumes by Last-Event-ID) so that no
 subscriber ever waits for another.
 

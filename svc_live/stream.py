@@ -190,5 +190,6 @@ async def open_stream(
         with trio.CancelScope(shield=True):
             await slots.release(key_id, slot, holder)
         raise
-    session.first = [sse.preamble(), *first]
+    # one chunk: every match in play goes out in one send (one write) rather than one each
+    session.first = [b"".join([sse.preamble(), *first])]
     return Streamed(200, HEADERS, session)
