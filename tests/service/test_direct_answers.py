@@ -102,9 +102,9 @@ async def answers(db_url: str, *, ahead: bool, cache: bool) -> tuple[list, int]:
     layer = app.answered_ahead
     assert layer is not None
 
-    async def counted(scope, send):
+    async def counted(scope, receive, send):
         nonlocal served_ahead
-        answered = await layer(scope, send)
+        answered = await layer(scope, receive, send)
         served_ahead += answered
         return answered
 
