@@ -11,7 +11,7 @@ from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, running_app
 from svc_live.components import hub_of
-from tests.support import NOON, make_key, sql
+from tests.support import NOON, http_scope, make_key, receive_then_disconnect, sql
 
 VARIABLE = {b"request-id", b"date"}
 
@@ -28,33 +28,11 @@ def held(db_url: str, key: str) -> int:
 async def first_of_stream(app, key: str, matches: int) -> tuple[int, list, bytes]:
     """The head of a stream and its body up to its `matches`-th match event, read through the app's
     ASGI entry as Hypercorn calls it; then the client goes away."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/v1/live/stream",
-        "raw_path": b"/v1/live/stream",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"localhost"), (b"authorization", f"Bearer {key}".encode())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "extensions": {},
-    }
+    scope = http_scope("/v1/live/stream", {"Authorization": f"Bearer {key}"})
     start: dict = {}
     body = bytearray()
     enough, gone = trio.Event(), trio.Event()
-    asked = False
-
-    async def receive():
-        nonlocal asked
-        if not asked:
-            asked = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await gone.wait()
-        return {"type": "http.disconnect"}
+    receive = receive_then_disconnect(gone)
 
     async def send(message):
         if message["type"] == "http.response.start":
