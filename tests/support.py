@@ -227,3 +227,18 @@ def receive_then_disconnect(gone: trio.Event | None = None):
         return {"type": "http.disconnect"}
 
     return receive
+
+
+def use_calls_today(db_url: str, key: str, used: int) -> None:
+    """Sets `key`'s count of today's (and this month's) calls to `used`: what a test of a daily
+    limit starts from, so that a minute boundary during it cannot change the count."""
+    today = dt.datetime.now(dt.UTC).date()
+    sql(
+        db_url,
+        "UPDATE key_usage SET day = $2, day_calls = $4, month = $3, month_calls = $4 "
+        "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
+        svc_keys.key_hash(key),
+        today,
+        today.replace(day=1),
+        used,
+    )
