@@ -42,6 +42,7 @@ import outcome
 import trio
 
 from svc.core import metrics
+from svc.core.lane import Lane
 from svc.core.replicas import CONNECT_TIMEOUT_S, Replicas, version_wanted
 from svc.core.sqlfiles import Statement
 from svc.core.sqlrun import Connection, Tx, fetch_planned_anew
@@ -117,6 +118,7 @@ class Database:
         self._thread: threading.Thread | None = None
         self._pool: asyncpg.Pool | None = None
         self._batched: dict[str, Batched[Any]] = {}
+        self._lane = Lane()  # single statements on the primary skip the pool's machinery
 
     # -- lifecycle -------------------------------------------------------------
     async def open(self) -> None:
@@ -167,6 +169,7 @@ class Database:
             with trio.CancelScope(shield=True):
                 try:
                     with trio.fail_after(5):
+                        await self._call(lambda: self._lane.close(pool))
                         await self._call(pool.close)
                 except (trio.TooSlowError, Exception):  # closing is best effort; terminate what is left
                     pool.terminate()
@@ -303,7 +306,7 @@ class Database:
         wanted = version_wanted() if stmt.replica and self._replicas else None
         if wanted is None:
             metrics.labelled(metrics.DB_STATEMENTS, "primary").inc()
-            return await self._call(lambda: op(pool))
+            return await self._call(lambda: self._lane.run(pool, op))
         return await self._call(lambda: self._replicas.read(pool, op, wanted))
 
     # -- a connection of one's own -------------------------------------------------------
