@@ -46,6 +46,10 @@ async def _prepare(database_url: str, settings: Settings, world: str, *, demo_ke
 
     conn = await connect_asyncio(database_url)
     try:
+        if world == "demo" and settings.database_url is None:  # the embedded database: ours whole
+            from svc.world.prebuilt import restore_into_pristine
+
+            await restore_into_pristine(conn, database_url, scale=settings.scale, seed=DEMO_SEED)
         await prepare_database(conn)
         held = await world_source(conn)
         if world == "bwf" and held != "bwf":
