@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+import attrs
+import orjson
+
+from svc.api.reference import CountryItem
+from svc.web.convert import to_json
 from tests.support import NOON, sql
 
 TODAY = NOON.date()
@@ -24,6 +29,18 @@ async def test_countries_list_titles_agree_with_finals(client, free, db_url):
     )[0]["n"]
     assert finals > 0
     assert sum(c["titles"] for c in rows) >= finals  # every final won counts for at least one nation
+
+
+async def test_countries_list_as_postgresql_writes_it_is_what_the_records_give(client, free, db_url):
+    """The list goes out as the JSON PostgreSQL writes for each row (svc.web.convert.rows_json):
+    the same bytes the records of its table would give through the converter, in name order."""
+    body = await (await client.get("/v1/countries", free)).get_data()
+    rows = sql(db_url, "SELECT * FROM country_stats ORDER BY name")
+    records = [CountryItem(**{f.name: r[f.name] for f in attrs.fields(CountryItem)}) for r in rows]
+    expected = to_json(records)
+    data = orjson.loads(body)["data"]
+    assert orjson.dumps(data) == expected  # same values, same keys in the same order
+    assert expected[1:-1] in body  # ... and the same bytes: no whitespace of PostgreSQL's own
 
 
 async def test_series_list(client, free):

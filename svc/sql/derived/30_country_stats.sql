@@ -10,10 +10,9 @@ WITH final_wins AS (
     WHERE m.round_code = 'F' AND m.status = 'finished' AND m.winner IS NOT NULL AND p.country IS NOT NULL
 ), titles AS (
     SELECT country, count(*)::int AS titles,
-           jsonb_build_object(
-               'MS', count(*) FILTER (WHERE discipline = 'MS'), 'WS', count(*) FILTER (WHERE discipline = 'WS'),
-               'MD', count(*) FILTER (WHERE discipline = 'MD'), 'WD', count(*) FILTER (WHERE discipline = 'WD'),
-               'XD', count(*) FILTER (WHERE discipline = 'XD')) AS by_discipline
+           count(*) FILTER (WHERE discipline = 'MD')::int AS md, count(*) FILTER (WHERE discipline = 'MS')::int AS ms,
+           count(*) FILTER (WHERE discipline = 'WD')::int AS wd, count(*) FILTER (WHERE discipline = 'WS')::int AS ws,
+           count(*) FILTER (WHERE discipline = 'XD')::int AS xd
     FROM final_wins GROUP BY country
 ), people AS (
     SELECT p.country, count(*)::int AS players,
@@ -25,7 +24,10 @@ WITH final_wins AS (
 )
 SELECT c.code, c.name, coalesce(pe.players, 0) AS players, coalesce(pe.active_players, 0) AS active_players,
        pe.first_year, coalesce(ti.titles, 0) AS titles,
-       coalesce(ti.by_discipline, '{"MS":0,"WS":0,"MD":0,"WD":0,"XD":0}'::jsonb) AS titles_by_discipline
+       -- json as row_to_json writes it (no spaces; keys in jsonb's order, which it was before): the
+       -- list /v1/countries goes out as the rows PostgreSQL writes (svc.web.convert.rows_json)
+       (SELECT row_to_json(d) FROM (SELECT coalesce(ti.md, 0) AS "MD", coalesce(ti.ms, 0) AS "MS",
+               coalesce(ti.wd, 0) AS "WD", coalesce(ti.ws, 0) AS "WS", coalesce(ti.xd, 0) AS "XD") d) AS titles_by_discipline
 FROM countries c
 LEFT JOIN people pe ON pe.country = c.code
 LEFT JOIN titles ti ON ti.country = c.code;

@@ -1,7 +1,9 @@
 -- name: countries
--- Every country with its player counts, first year and individual titles by discipline.
-SELECT code, name, players, active_players, first_year, titles, titles_by_discipline
-FROM country_stats ORDER BY name;
+-- Every country with its player counts, first year and individual titles by discipline: one row
+-- each, the JSON object of its list item (the record's fields in order) as PostgreSQL writes it.
+SELECT row_to_json(c)::text AS item
+FROM (SELECT code, name, players, active_players, first_year, titles, titles_by_discipline FROM country_stats) c
+ORDER BY c.name;
 
 -- name: series-list
 -- Every series with its editions held and first and last year.
