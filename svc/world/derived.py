@@ -7,7 +7,9 @@ changed, or a table an earlier rebuilt file made, in file order."""
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 
 import asyncpg
 
@@ -22,6 +24,8 @@ RATED = {"matches", "players", "tournaments", "cities"}  # what the rating reads
 # plan may hold its rows in another order from one run to the next.
 REBUILD_SETTINGS = ("work_mem = '128MB'", "maintenance_work_mem = '256MB'")
 _CREATED = re.compile(r"CREATE TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)", re.I)
+# one debug line per file with its seconds (ops/bench/world_import collects them)
+log = logging.getLogger(__name__)
 
 
 async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> list[str]:
@@ -33,16 +37,23 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> 
         await conn.execute(f"SET LOCAL {setting}")
     # the rating reads only base tables (RATED), so it can start first and run in a thread
     # while the connection rebuilds the other derived tables
+    began = time.perf_counter()
     rating = await ratings.begin_rebuild(conn) if changed is None or touched & RATED else None
+    if rating is not None:
+        rating.add_done_callback(lambda _: log.debug("derived rating thread %.3f s", time.perf_counter() - began))
     for path in sorted(DERIVED_DIR.glob("*.sql")):
         text = path.read_text()
         if changed is not None and not any(re.search(rf"\b{t}\b", text) for t in touched):
             continue
+        started = time.perf_counter()
         await conn.execute(text)
+        log.debug("derived %s %.3f s", path.stem, time.perf_counter() - started)
         touched.update(_CREATED.findall(text))
         done.append(path.stem)
     if rating is not None:
+        started = time.perf_counter()
         await ratings.finish_rebuild(conn, rating)
+        log.debug("derived ratings (waited for and written) %.3f s", time.perf_counter() - started)
         done.append("ratings")
     await conn.execute(
         "INSERT INTO world_meta (key, value) VALUES ('data_version', '1') "

@@ -190,3 +190,58 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
         asyncio.run(go())
     finally:
         drop_database(pg_server_url, name)
+
+
+def test_load_bundle_still_checks_keys(tiny: World, pg_server_url) -> None:
+    """The load adds its keys after the COPY (svc.world.load.keys_checked_after): a bundle whose odds
+    name a match it lacks, or that holds one match twice, still fails, and leaves the world and its
+    keys as they were."""
+    import asyncio
+
+    import asyncpg
+
+    from svc.world.load import load_bundle
+    from tests.support import drop_database, new_database
+
+    name = f"svc_world_keys_{os.getpid()}"
+    db_url = new_database(pg_server_url, name)
+    keys = "SELECT count(*) FROM pg_constraint WHERE conrelid = ANY ('{matches,odds}'::regclass[])"
+
+    def broken_copy(where: str, table: str, edit) -> Path:
+        broken = tiny.path.parent / where
+        broken.mkdir(exist_ok=True)
+        for f in tiny.path.iterdir():
+            (broken / f.name).write_bytes(f.read_bytes())
+        (broken / f"{table}.csv").write_text(edit((tiny.path / f"{table}.csv").read_text()))
+        return broken
+
+    # rows replaced, not added: the manifest's row counts still hold
+    def foreign_odds(text: str) -> str:  # a price for a match the bundle lacks
+        head, first, rest = text.split("\n", 2)
+        return "\n".join([head, "mt_nowhere" + first[first.index(",") :], rest])
+
+    def twice(text: str) -> str:  # the first match again, in place of the second
+        head, first, _, rest = text.split("\n", 3)
+        return "\n".join([head, first, first, rest])
+
+    async def go() -> None:
+        conn = await asyncpg.connect(db_url)
+        try:
+            schema = Path(__file__).resolve().parents[2] / "svc" / "sql" / "schema"
+            for f in sorted(schema.glob("*.sql")):
+                await conn.execute(f.read_text())
+            await load_bundle(conn, tiny.path)
+            before = await conn.fetchval(keys)
+            with pytest.raises(asyncpg.ForeignKeyViolationError):
+                await load_bundle(conn, broken_copy("foreign", "odds", foreign_odds))
+            with pytest.raises(asyncpg.UniqueViolationError):
+                await load_bundle(conn, broken_copy("twice", "matches", twice))
+            assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
+            assert await conn.fetchval(keys) == before > 0
+        finally:
+            await conn.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        drop_database(pg_server_url, name)

