@@ -144,6 +144,23 @@ def test_demo_world_rules(tmp_path) -> None:
 # --------------------------------------------------------------------------- the importer
 
 
+async def schema_made(conn) -> None:
+    """The schema's migrations applied in order, as `migrate` applies them."""
+    schema = Path(__file__).resolve().parents[2] / "svc" / "sql" / "schema"
+    for f in sorted(schema.glob("*.sql")):
+        await conn.execute(f.read_text())
+
+
+def edited_copy(tiny: World, where: str, table: str, edit) -> Path:
+    """A copy of the tiny bundle (beside it, in `where`) with `table`'s file edited."""
+    copy = tiny.path.parent / where
+    copy.mkdir(exist_ok=True)
+    for f in tiny.path.iterdir():
+        (copy / f.name).write_bytes(f.read_bytes())
+    (copy / f"{table}.csv").write_text(edit((tiny.path / f"{table}.csv").read_text()))
+    return copy
+
+
 def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> None:
     """Loads twice (a reload replaces, never appends); platform tables keep their rows."""
     import asyncio
@@ -160,9 +177,7 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
     async def go() -> None:
         conn = await asyncpg.connect(db_url)
         try:
-            schema = Path(__file__).resolve().parents[2] / "svc" / "sql" / "schema"
-            for f in sorted(schema.glob("*.sql")):
-                await conn.execute(f.read_text())
+            await schema_made(conn)
             await conn.execute("CREATE TABLE IF NOT EXISTS keep_me (x int)")
             await conn.execute("INSERT INTO keep_me VALUES (1)")
             steps = []
@@ -175,11 +190,7 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
             assert steps and steps[-1][1] == steps[-1][2]
             # accent-insensitive search finds the accented names
             assert await conn.fetchval("SELECT count(*) FROM players WHERE fold(name) <> lower(name)") > 0
-            broken = tiny.path.parent / "broken"
-            broken.mkdir(exist_ok=True)
-            for f in tiny.path.iterdir():
-                (broken / f.name).write_bytes(f.read_bytes())
-            (broken / "odds.csv").write_text((tiny.path / "odds.csv").read_text().split("\n", 1)[0] + "\n")
+            broken = edited_copy(tiny, "broken", "odds", lambda text: text.split("\n", 1)[0] + "\n")
             with pytest.raises(BundleError):
                 await load_bundle(conn, broken)
             assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
@@ -207,14 +218,6 @@ def test_load_bundle_still_checks_keys(tiny: World, pg_server_url) -> None:
     db_url = new_database(pg_server_url, name)
     keys = "SELECT count(*) FROM pg_constraint WHERE conrelid = ANY ('{matches,odds}'::regclass[])"
 
-    def broken_copy(where: str, table: str, edit) -> Path:
-        broken = tiny.path.parent / where
-        broken.mkdir(exist_ok=True)
-        for f in tiny.path.iterdir():
-            (broken / f.name).write_bytes(f.read_bytes())
-        (broken / f"{table}.csv").write_text(edit((tiny.path / f"{table}.csv").read_text()))
-        return broken
-
     # rows replaced, not added: the manifest's row counts still hold
     def foreign_odds(text: str) -> str:  # a price for a match the bundle lacks
         head, first, rest = text.split("\n", 2)
@@ -227,15 +230,13 @@ def test_load_bundle_still_checks_keys(tiny: World, pg_server_url) -> None:
     async def go() -> None:
         conn = await asyncpg.connect(db_url)
         try:
-            schema = Path(__file__).resolve().parents[2] / "svc" / "sql" / "schema"
-            for f in sorted(schema.glob("*.sql")):
-                await conn.execute(f.read_text())
+            await schema_made(conn)
             await load_bundle(conn, tiny.path)
             before = await conn.fetchval(keys)
             with pytest.raises(asyncpg.ForeignKeyViolationError):
-                await load_bundle(conn, broken_copy("foreign", "odds", foreign_odds))
+                await load_bundle(conn, edited_copy(tiny, "foreign", "odds", foreign_odds))
             with pytest.raises(asyncpg.UniqueViolationError):
-                await load_bundle(conn, broken_copy("twice", "matches", twice))
+                await load_bundle(conn, edited_copy(tiny, "twice", "matches", twice))
             assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
             assert await conn.fetchval(keys) == before > 0
         finally:
