@@ -55,7 +55,7 @@ class _Claim:
     def __init__(self, key_id: int, holder: str, now: dt.datetime, expires: dt.datetime) -> None:
         self.key_id, self.holder, self.now, self.expires = key_id, holder, now, expires
         self.asked = time.monotonic()
-        self.task: trio.lowlevel.Task | None = None
+        self.task = trio.lowlevel.current_task()  # the stream's, parked until its batch answers
         self.state = _QUEUED
 
 
@@ -113,7 +113,6 @@ class Slots:
         return slot
 
     async def _queued(self, claim: _Claim) -> int | None:
-        claim.task = trio.lowlevel.current_task()
         self._queue.append(claim)
         if self._idle and self._server is not None:
             self._idle = False
@@ -143,6 +142,7 @@ class Slots:
                 batch, self._queue = self._queue[:BATCH_MAX], self._queue[BATCH_MAX:]
                 for claim in batch:
                     claim.state = _FLYING
+                got: outcome.Outcome[list[int | None]]
                 try:
                     got = outcome.Value(await self.db.run(functools.partial(_take_many, batch)))
                 except Exception as exc:
@@ -182,7 +182,7 @@ class Slots:
                 metrics.SLOTS.inc()
                 unclaimed.append((claim, slot))
         for claim, slot in unclaimed:
-            with contextlib.suppress(DatabaseUnavailable):
+            with contextlib.suppress(DatabaseUnavailable, asyncpg.PostgresError):  # else it expires by itself
                 await self.release(claim.key_id, slot, claim.holder)
 
     async def release(self, key_id: int, slot: int, holder: str) -> None:
