@@ -23,6 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import asyncpg
 import attrs
 import trio
 
@@ -366,7 +367,8 @@ class Hub:
                     r["holder"]
                     for r in await self._on_own(functools.partial(self.slots.renew_many, holders, expires_at))
                 ]
-            except DatabaseUnavailable as exc:
+            except (DatabaseUnavailable, asyncpg.exceptions.DeadlockDetectedError) as exc:
+                # a deadlock: a batch of claims (svc_live.slots) locked some of the same rows first
                 log.warning("could not renew stream leases (%s); retrying", exc)
                 continue
             for holder in lost:
@@ -390,6 +392,7 @@ class Hub:
             self._nursery = nursery
             nursery.start_soon(self._renew_leases)
             nursery.start_soon(self._beat)
+            nursery.start_soon(self.slots.serve_claims)  # new streams' slot claims, a batch at a time
             while True:
                 try:
                     self._lost = False

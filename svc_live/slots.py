@@ -8,7 +8,9 @@ claim, so a slot is free again within LEASE_S.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
 import itertools
 import os
 import socket
@@ -16,17 +18,21 @@ import time
 import uuid
 
 import asyncpg
+import outcome
+import trio
 
 from svc.core import metrics
 from svc.core.clock import Clock
-from svc.core.db import Database, DedicatedConnection
+from svc.core.db import Database, DatabaseUnavailable, DedicatedConnection
 from svc.core.sqlfiles import Q
 from svc.core.sqlrun import Connection, Tx
 
-MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key (live-slot-take tries two)
+MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key (take_live_slots tries two)
 LEASE_S = 12  # a dead holder's slot is free again after at most this long
 RENEW_S = 4  # renewed three times per lease: one slow renewal never loses the slot;
 # the hub renews all of its worker's leases in one statement
+BATCH_MAX = 256  # claims per statement: bounds how long one batch holds its rows locked (~10 ms)
+DEADLOCK_TRIES = 3  # a batch chosen as a deadlock's victim (a renewal locking the same rows) runs again
 # this process (a random part: a later process may have the same pid while an old lease lasts)
 _WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 _streams = itertools.count(1)
@@ -38,36 +44,146 @@ def new_holder() -> str:
     return f"{_WORKER}:{next(_streams)}"
 
 
+_QUEUED, _FLYING, _ABANDONED = 0, 1, 2  # a queued claim's state
+
+
+class _Claim:
+    """One stream's claim while it waits for its batch: asked at `now`, for a lease until `expires`."""
+
+    __slots__ = ("key_id", "holder", "now", "expires", "asked", "task", "state")
+
+    def __init__(self, key_id: int, holder: str, now: dt.datetime, expires: dt.datetime) -> None:
+        self.key_id, self.holder, self.now, self.expires = key_id, holder, now, expires
+        self.asked = time.monotonic()
+        self.task = trio.lowlevel.current_task()  # the stream's, parked until its batch answers
+        self.state = _QUEUED
+
+
+async def _take_many(claims: list[_Claim], conn: Connection) -> list[int | None]:
+    """The claims' slots in one statement (database side); each one's times moved on by its wait."""
+    tries = 0
+    while True:
+        started = time.monotonic()
+        waited = [dt.timedelta(seconds=started - c.asked) for c in claims]
+        try:
+            slots: list[int | None] = await Tx(conn).fetchval(
+                Q.live.slot_take_many,
+                key_ids=[c.key_id for c in claims],
+                holders=[c.holder for c in claims],
+                expires_at=[c.expires + w for c, w in zip(claims, waited)],
+                now=[c.now + w for c, w in zip(claims, waited)],
+            )
+            return slots
+        except asyncpg.exceptions.DeadlockDetectedError:
+            tries += 1
+            if tries == DEADLOCK_TRIES:
+                raise
+
+
 class Slots:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self._queue: list[_Claim] = []  # claims waiting for the next batch
+        self._server: trio.lowlevel.Task | None = None  # serve_claims' task while it runs
+        self._idle = False  # serve_claims is parked, waiting for a claim
 
     def expiry(self) -> dt.datetime:
         return self.clock.now() + dt.timedelta(seconds=LEASE_S)
 
     async def claim(self, key_id: int, holder: str) -> int | None:
         """A slot for this stream, or None when MAX_STREAMS unexpired leases are held.
-        One statement, atomic per slot (svc/sql/queries/live/slots.sql, live-slot-take).
 
-        The times are moved on by however long the claim waited for a pooled connection:
-        when thousands of clients connect at once that wait can pass LEASE_S, and a lease
-        written with the expiry of the moment it was asked for would be expired on arrival
+        While `serve_claims` runs (the hub's nursery), the claim joins the ones waiting for the
+        next batch: every claim made while a batch is in flight goes in the next one, one
+        statement for all (svc/sql/schema/670_live_slot_claims.sql; a lone claim waits for no
+        one). Otherwise it is a batch of its own.
+
+        The times are moved on by however long the claim waited (for its batch, for a pooled
+        connection): when thousands of clients connect at once that wait can pass LEASE_S, and a
+        lease written with the expiry of the moment it was asked for would be expired on arrival
         (another stream of the key could take it over before the hub's next renewal)."""
-        now, expires = self.clock.now(), self.expiry()
-        asked = time.monotonic()
-
-        async def work(conn: Connection) -> int | None:  # database side, atomic per slot
-            waited = dt.timedelta(seconds=time.monotonic() - asked)
-            slot: int | None = await Tx(conn).fetchval(
-                Q.live.slot_take, key_id=key_id, holder=holder, expires_at=expires + waited, now=now + waited
-            )
-            return slot
-
-        slot = await self.db.run(work)
+        claim = _Claim(key_id, holder, self.clock.now(), self.expiry())
+        if self._server is None:
+            slot = (await self.db.run(functools.partial(_take_many, [claim])))[0]
+        else:
+            slot = await self._queued(claim)
         if slot is not None:
             metrics.SLOTS.inc()
         return slot
+
+    async def _queued(self, claim: _Claim) -> int | None:
+        self._queue.append(claim)
+        if self._idle and self._server is not None:
+            self._idle = False
+            trio.lowlevel.reschedule(self._server)
+
+        def abort(_: object) -> trio.lowlevel.Abort:
+            if claim.state == _QUEUED:
+                self._queue.remove(claim)
+            claim.state = _ABANDONED  # in flight: a slot it gets is released by serve_claims
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        slot: int | None = await trio.lowlevel.wait_task_rescheduled(abort)
+        return slot
+
+    async def serve_claims(self) -> None:
+        """Runs the claims queued by `claim`, a batch at a time, for as long as it runs (in the hub's
+        nursery). A claim that gave up while its batch was in flight and got a slot gives it back
+        here. When it stops, the claims still waiting fail as the database being unavailable."""
+        self._server = trio.lowlevel.current_task()
+        batch: list[_Claim] = []
+        try:
+            while True:
+                if not self._queue:
+                    self._idle = True
+                    await trio.lowlevel.wait_task_rescheduled(self._stop_idling)
+                    continue
+                batch, self._queue = self._queue[:BATCH_MAX], self._queue[BATCH_MAX:]
+                for claim in batch:
+                    claim.state = _FLYING
+                got: outcome.Outcome[list[int | None]]
+                try:
+                    got = outcome.Value(await self.db.run(functools.partial(_take_many, batch)))
+                except Exception as exc:
+                    got = outcome.Error(exc)
+                answered, batch = batch, []
+                await self._answer(answered, got)
+        finally:
+            self._server, self._idle = None, False
+            for claim in [*batch, *self._queue]:
+                if claim.state != _ABANDONED:
+                    trio.lowlevel.reschedule(claim.task, outcome.Error(DatabaseUnavailable("the live hub is stopping")))
+            self._queue = []
+
+    def _stop_idling(self, _: object) -> trio.lowlevel.Abort:
+        self._idle = False
+        return trio.lowlevel.Abort.SUCCEEDED
+
+    async def _answer(self, batch: list[_Claim], got: outcome.Outcome[list[int | None]]) -> None:
+        """Each claim of the batch gets its slot, or the batch's failure (an exception of its own:
+        the database unavailable, for a failure of the database's). Every waiting claim is answered
+        before anything is awaited, so a cancellation here leaves none waiting."""
+        if isinstance(got, outcome.Error):
+            exc = got.error
+            for claim in batch:
+                if claim.state != _ABANDONED:
+                    own = exc
+                    if isinstance(exc, (DatabaseUnavailable, asyncpg.PostgresError)):
+                        own = DatabaseUnavailable(str(exc) or type(exc).__name__)
+                        own.__cause__ = exc
+                    trio.lowlevel.reschedule(claim.task, outcome.Error(own))
+            return
+        unclaimed = []
+        for claim, slot in zip(batch, got.unwrap()):
+            if claim.state != _ABANDONED:
+                trio.lowlevel.reschedule(claim.task, outcome.Value(slot))
+            elif slot is not None:  # nobody waits for it: free at once rather than when it expires
+                metrics.SLOTS.inc()
+                unclaimed.append((claim, slot))
+        for claim, slot in unclaimed:
+            with contextlib.suppress(DatabaseUnavailable, asyncpg.PostgresError):  # else it expires by itself
+                await self.release(claim.key_id, slot, claim.holder)
 
     async def release(self, key_id: int, slot: int, holder: str) -> None:
         try:

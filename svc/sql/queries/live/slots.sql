@@ -1,25 +1,3 @@
--- name: slot-take
--- Takes the first free of the key's two slots (no row, or a lease that ran out by :now) for
--- :holder until :expires_at; returns the slot, nothing when live leases hold both. One statement
--- for both (a second stream of a key made two): slot 2 is tried only when slot 1 was not taken
--- (the second insert reads the first's RETURNING, so it runs after it). Each insert is atomic on
--- its own: ON CONFLICT locks the row and re-checks its latest version, so two claims racing for
--- one slot (any worker, any server) cannot both get it. svc_live.slots.MAX_STREAMS is its 2.
-WITH first_slot AS (
-    INSERT INTO live_stream_slots AS s (key_id, slot, holder, expires_at)
-    VALUES (:key_id, 1, :holder, :expires_at)
-    ON CONFLICT (key_id, slot) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-    WHERE s.expires_at <= :now
-    RETURNING slot
-), second_slot AS (
-    INSERT INTO live_stream_slots AS s (key_id, slot, holder, expires_at)
-    SELECT :key_id, 2, :holder, :expires_at WHERE NOT EXISTS (SELECT FROM first_slot)
-    ON CONFLICT (key_id, slot) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-    WHERE s.expires_at <= :now
-    RETURNING slot
-)
-SELECT slot FROM first_slot UNION ALL SELECT slot FROM second_slot;
-
 -- name: slot-release
 -- Frees the slot if :holder still holds it; returns the slot freed, nothing otherwise.
 DELETE FROM live_stream_slots WHERE key_id = :key_id AND slot = :slot AND holder = :holder
@@ -40,3 +18,8 @@ WITH renewed AS (
 )
 SELECT holder FROM unnest(:holders::text[]) AS asked(holder)
 EXCEPT SELECT holder FROM renewed;
+
+-- name: slot-take-many
+-- The claims of several streams at once (svc/sql/schema/670_live_slot_claims.sql): the arrays
+-- hold one element per claim; the slot taken by each, in order (null: both slots are held).
+SELECT take_live_slots(:key_ids::bigint[], :holders::text[], :expires_at::timestamptz[], :now::timestamptz[]);
