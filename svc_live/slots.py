@@ -29,6 +29,7 @@ from svc.core.sqlrun import Connection, Tx
 
 MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key (take_live_slots tries two)
 LEASE_S = 12  # a dead holder's slot is free again after at most this long
+LEASE = dt.timedelta(seconds=LEASE_S)
 RENEW_S = 4  # renewed three times per lease: one slow renewal never loses the slot;
 # the hub renews all of its worker's leases in one statement
 BATCH_MAX = 256  # claims per statement: bounds how long one batch holds its rows locked (~10 ms)
@@ -48,30 +49,33 @@ _QUEUED, _FLYING, _ABANDONED = 0, 1, 2  # a queued claim's state
 
 
 class _Claim:
-    """One stream's claim while it waits for its batch: asked at `now`, for a lease until `expires`."""
+    """One stream's claim while it waits for its batch; `now` is the service clock's when its batch
+    is handed to the database (its lease runs LEASE_S from then)."""
 
-    __slots__ = ("key_id", "holder", "now", "expires", "asked", "task", "state")
+    __slots__ = ("key_id", "holder", "now", "task", "state")
 
-    def __init__(self, key_id: int, holder: str, now: dt.datetime, expires: dt.datetime) -> None:
-        self.key_id, self.holder, self.now, self.expires = key_id, holder, now, expires
-        self.asked = time.monotonic()
+    def __init__(self, key_id: int, holder: str, now: dt.datetime) -> None:
+        self.key_id, self.holder, self.now = key_id, holder, now
         self.task = trio.lowlevel.current_task()  # the stream's, parked until its batch answers
         self.state = _QUEUED
 
 
-async def _take_many(claims: list[_Claim], conn: Connection) -> list[int | None]:
-    """The claims' slots in one statement (database side); each one's times moved on by its wait."""
+async def _take_many(claims: list[_Claim], handed: float, conn: Connection) -> list[int | None]:
+    """The claims' slots in one statement (database side). Their times are the service clock's when
+    the batch was handed over (`handed`, monotonic), moved on by the whole seconds it then waited
+    for a pooled connection: whole seconds, because a lease is renewed every RENEW_S anyway and
+    the shift is for waits that near LEASE_S, and a fraction would round a stream's Retry-After
+    up past LEASE_S."""
     tries = 0
     while True:
-        started = time.monotonic()
-        waited = [dt.timedelta(seconds=started - c.asked) for c in claims]
+        waited = dt.timedelta(seconds=int(time.monotonic() - handed))
         try:
             slots: list[int | None] = await Tx(conn).fetchval(
                 Q.live.slot_take_many,
                 key_ids=[c.key_id for c in claims],
                 holders=[c.holder for c in claims],
-                expires_at=[c.expires + w for c, w in zip(claims, waited)],
-                now=[c.now + w for c, w in zip(claims, waited)],
+                expires_at=[c.now + waited + LEASE for c in claims],
+                now=[c.now + waited for c in claims],
             )
             return slots
         except asyncpg.exceptions.DeadlockDetectedError:
@@ -89,7 +93,7 @@ class Slots:
         self._idle = False  # serve_claims is parked, waiting for a claim
 
     def expiry(self) -> dt.datetime:
-        return self.clock.now() + dt.timedelta(seconds=LEASE_S)
+        return self.clock.now() + LEASE
 
     async def claim(self, key_id: int, holder: str) -> int | None:
         """A slot for this stream, or None when MAX_STREAMS unexpired leases are held.
@@ -100,12 +104,12 @@ class Slots:
         one). Otherwise it is a batch of its own.
 
         The times are moved on by however long the claim waited (for its batch, for a pooled
-        connection): when thousands of clients connect at once that wait can pass LEASE_S, and a
+        connection: _take_many): when thousands of clients connect at once that wait can pass LEASE_S, and a
         lease written with the expiry of the moment it was asked for would be expired on arrival
         (another stream of the key could take it over before the hub's next renewal)."""
-        claim = _Claim(key_id, holder, self.clock.now(), self.expiry())
+        claim = _Claim(key_id, holder, self.clock.now())
         if self._server is None:
-            slot = (await self.db.run(functools.partial(_take_many, [claim])))[0]
+            slot = (await self.db.run(functools.partial(_take_many, [claim], time.monotonic())))[0]
         else:
             slot = await self._queued(claim)
         if slot is not None:
@@ -140,11 +144,12 @@ class Slots:
                     await trio.lowlevel.wait_task_rescheduled(self._stop_idling)
                     continue
                 batch, self._queue = self._queue[:BATCH_MAX], self._queue[BATCH_MAX:]
+                now = self.clock.now()  # a claim's wait for its batch moves its lease on (see claim)
                 for claim in batch:
-                    claim.state = _FLYING
+                    claim.state, claim.now = _FLYING, now
                 got: outcome.Outcome[list[int | None]]
                 try:
-                    got = outcome.Value(await self.db.run(functools.partial(_take_many, batch)))
+                    got = outcome.Value(await self.db.run(functools.partial(_take_many, batch, time.monotonic())))
                 except Exception as exc:
                     got = outcome.Error(exc)
                 answered, batch = batch, []
