@@ -327,6 +327,15 @@ class People:
             self._editions.setdefault((p.idx, year), set()).add(edition)
             self._draws[(p.idx, year)] = self._draws.get((p.idx, year), 0) + 1
 
+    @property
+    def made_through(self) -> int:
+        """The last birth year whose cohorts (every kind) are made."""
+        return self._made_through
+
+    def make_through(self, year: int) -> None:
+        """Makes every cohort born up to `year` (in the one order: numbered and named as anywhere else)."""
+        self.cohort(*COHORT_KINDS[-1], year)
+
     def warm(self, last_year: int) -> None:
         """Creates every cohort that plays up to `last_year` (cohort() makes them oldest first,
         so players are numbered and named the same whichever is asked for first)."""

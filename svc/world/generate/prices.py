@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Protocol
 
 from svc.world import engine
 from svc.world.generate.calendar import BIG_TIERS, Edition
-from svc.world.generate.draws import Match
 from svc.world.generate.scales import Scale
 
 BOOKMAKERS = ("Northbet", "Shuttlebook", "Feather & Co", "Smashline", "Netcord Bet", "Drop Shot")
@@ -55,7 +55,24 @@ def _cents_down(price: float) -> float:
     return math.floor(price * 100 + 1e-9) / 100
 
 
-def odds_rows(rng: random.Random, m: Match) -> list[tuple]:
+class Priceable(Protocol):
+    """What the odds of a match are made from: a generated Match, or its summary from another process."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def s1(self) -> float: ...
+    @property
+    def s2(self) -> float: ...
+    @property
+    def rules(self) -> engine.Rules: ...
+    @property
+    def disc(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+
+
+def odds_rows(rng: random.Random, m: Priceable) -> list[tuple]:
     """Opening and closing prices of every bookmaker for the winner market, and line markets for two."""
     truth, pg = engine.match_chance(m.s1 - m.s2, m.rules, m.disc)
     logit = math.log(truth / (1 - truth)) if 0 < truth < 1 else (8 if truth >= 1 else -8)
