@@ -198,6 +198,36 @@ def start(argv: list[str], env: dict[str, str], cwd: Path = ROOT) -> subprocess.
     return subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def publish(lines: list[str], name: str, stamp: dt.datetime) -> None:
+    """Prints a bench's Markdown report and keeps it as ops/bench/out/<name>-<UTC time>.md."""
+    report = "\n".join(lines) + "\n"
+    print(report)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"{name}-{stamp:%Y%m%dT%H%M%S}.md").write_text(report)
+
+
+def start_bare(
+    port: int, workers: int, body: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """The bare Hypercorn-trio worker(s) (ops/bench/bare_asgi.py) serving `body`'s bytes, or 21 bytes."""
+    return start(
+        [
+            sys.executable,
+            "-m",
+            "hypercorn",
+            "--worker-class",
+            "trio",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "bare_asgi:app",
+        ],
+        {**os.environ, **(env or {}), **({"BARE_BODY": str(body)} if body else {})},
+        cwd=ROOT / "ops" / "bench",
+    )
+
+
 def wait_up(port: int, path: str) -> None:
     import urllib.request
 
@@ -245,22 +275,7 @@ def main() -> int:
     svc_port, bare_port = free_port(), free_port()
     procs = [
         start([sys.executable, "-m", "svc", "serve", "--port", str(svc_port), "--workers", str(args.workers)], env),
-        start(
-            [
-                sys.executable,
-                "-m",
-                "hypercorn",
-                "--worker-class",
-                "trio",
-                "--workers",
-                str(args.workers),
-                "--bind",
-                f"127.0.0.1:{bare_port}",
-                "bare_asgi:app",
-            ],
-            env,
-            cwd=ROOT / "ops" / "bench",
-        ),
+        start_bare(bare_port, args.workers, env=env),
     ]
     lines = [
         f"# ops/bench {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
@@ -307,10 +322,7 @@ def main() -> int:
         for p in procs:
             p.wait(timeout=15)
         asyncio.run(restore(url))
-    report = "\n".join(lines) + "\n"
-    print(report)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"bench-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}.md").write_text(report)
+    publish(lines, "bench", dt.datetime.now(dt.UTC))
     return 0
 
 

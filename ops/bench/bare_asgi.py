@@ -1,7 +1,11 @@
-"""The baseline: a bare ASGI app answering a fixed small JSON body, served by Hypercorn with
-the same settings as the service. What the HTTP layer alone costs on this machine."""
+"""The baseline: a bare ASGI app answering a fixed JSON body, served by Hypercorn with the same
+settings as the service. What the HTTP layer alone costs on this machine. The body is a small one,
+or the bytes of the file BARE_BODY (ops/bench/wrk.py: the very answer the service gives)."""
 
-BODY = b'{"data":[],"meta":{}}'
+import os
+from pathlib import Path
+
+BODY = Path(os.environ["BARE_BODY"]).read_bytes() if os.environ.get("BARE_BODY") else b'{"data":[],"meta":{}}'
 
 
 async def app(scope, receive, send):

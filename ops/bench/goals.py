@@ -4,8 +4,11 @@ the same run, measured twice (run 1, run 2) so that the spread shows beside the 
     .venv/bin/python -m ops.bench.goals [--seconds 3] [--full-url URL] [--streams 10000] [--only 1,3]
 
 1. A cached read through the full path (key, plan, limits, cached bytes: /v1/countries with the
-   answer cache on) against a bare Hypercorn-trio ASGI app with the same worker count (one), at
-   1, 8 and 32 clients: goal >= 0.70. An uncached one-query read (/v1/countries, cache off): >= 0.40.
+   answer cache on) against a bare Hypercorn-trio ASGI app with the same worker count (one)
+   serving the same bytes, at 1, 8 and 32 clients: goal >= 0.70. An uncached one-query read
+   (/v1/countries, cache off): >= 0.40. Beside each, the ratio to a bare app serving 21 bytes.
+   Statements on the primary per cached request: from pg_stat_statements (preloaded on the
+   embedded server here, which restarts it once), less an idle interval: <= 0.05.
 2. Every endpoint's p95 at one client with the cache off and varied parameters (the busiest
    players first, then the next ones), on the world at --full-url (default: DATABASE_URL or the
    embedded server's): goal <= 20 ms.
@@ -31,6 +34,7 @@ import os
 import statistics
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -38,9 +42,19 @@ from urllib.parse import urlsplit
 import psutil
 
 from ops.bench import stream
-from ops.bench.__main__ import OUT, ROOT, lift_limits, measure, prepare_varied, restore, sample_paths, start, wait_up
+from ops.bench.__main__ import (
+    lift_limits,
+    measure,
+    prepare_varied,
+    publish,
+    restore,
+    sample_paths,
+    start_bare,
+    wait_up,
+)
 from ops.bench.loadgen import Result, request_bytes
 from svc.assembly import REGISTRY
+from svc.core.db import connect_asyncio
 from svc.core.settings import Settings
 from svc.testing.serving import free_port, serve_process
 
@@ -59,11 +73,19 @@ def verdict(values: list[float], ok: Callable[[float], bool]) -> str:
     return "met" if all(ok(v) for v in values) else "met in one run" if any(ok(v) for v in values) else "missed"
 
 
+def save_answer(port: int, path: str, key: str, dest: Path) -> int:
+    """Writes the service's answer to `path` into `dest`; its size."""
+    ask = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+    ask.add_header("Authorization", f"Bearer {key}")
+    dest.write_bytes(urllib.request.urlopen(ask).read())
+    return dest.stat().st_size
+
+
 class Servers:
     """The servers of goals 1 and 3 (svc.testing.serving for ours, as the tests run them), started
     once and stopped at the end."""
 
-    def __init__(self, url: str, home: Path) -> None:
+    def __init__(self, url: str, home: Path, key: str) -> None:
         self.ports: dict[str, int] = {}
         self.pids: dict[str, int] = {}
         self._stack = contextlib.ExitStack()
@@ -73,24 +95,15 @@ class Servers:
                 serve_process(url, home, "--workers", str(workers), port=port, SVC_CACHE=cache)
             )
             self.pids[name] = proc.pid
-        for name, workers in (("bare1", 1), ("bare2", 2)):
+        wait_up(self.ports["svc1"], "/v1/openapi.json")
+        # the bare workers serve the very bytes of the service's answer (bare1, bare2), or 21 bytes
+        # (bare1_small, the baseline of earlier reports): the same transfer, so the ratio is the cost
+        # of the service's path, not of a bigger answer
+        same_bytes = home / "bench-answer.json"
+        self.answer_bytes = save_answer(self.ports["svc1"], CACHED, key, same_bytes)
+        for name, workers, body in (("bare1", 1, same_bytes), ("bare2", 2, same_bytes), ("bare1_small", 1, None)):
             port = self.ports[name] = free_port()
-            bare = start(
-                [
-                    sys.executable,
-                    "-m",
-                    "hypercorn",
-                    "--worker-class",
-                    "trio",
-                    "--workers",
-                    str(workers),
-                    "--bind",
-                    f"127.0.0.1:{port}",
-                    "bare_asgi:app",
-                ],
-                os.environ,
-                cwd=ROOT / "ops" / "bench",
-            )
+            bare = start_bare(port, workers, body)
             self._stack.callback(bare.wait, timeout=15)
             self._stack.callback(bare.terminate)
         for name, port in self.ports.items():
@@ -128,22 +141,133 @@ def load(port: int, path: str, keys: list[str], clients: int, seconds: float) ->
     return r
 
 
-def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str]:
+STATS_FLUSH_S = 11.0  # PostgreSQL's backends report their counts when idle within 10 s (PGSTAT_IDLE_INTERVAL)
+
+
+def transactions(url: str) -> int:
+    """Transactions of the database so far (every statement outside a transaction is one)."""
+
+    async def read() -> int:
+        conn = await connect_asyncio(url)
+        try:
+            return int(
+                await conn.fetchval(
+                    "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()"
+                )
+            )
+        finally:
+            await conn.close()
+
+    return asyncio.run(read())
+
+
+def count_statements(url: str, home: Path, embedded: bool) -> tuple[bool, str]:
+    """Makes pg_stat_statements count on the server: on the embedded one (the bench's own, under
+    SVC_HOME) by preloading it and restarting the server once; another server must preload it
+    itself. Whether it counts (else the figure comes from pg_stat_database), and the server's URL
+    (the embedded server's changes when it restarts)."""
+
+    async def setting() -> str:
+        conn = await connect_asyncio(url)
+        try:
+            return str(await conn.fetchval("SELECT current_setting('shared_preload_libraries')"))
+        finally:
+            await conn.close()
+
+    async def run(sql: str) -> None:
+        conn = await connect_asyncio(url)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    if "pg_stat_statements" not in asyncio.run(setting()):
+        if not embedded:
+            return False, url
+        from svc.core import pgserver
+
+        asyncio.run(run("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"))
+        pgserver.stop(home)
+        url = pgserver.start(home)
+    asyncio.run(run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"))
+    return True, url
+
+
+def statements(url: str) -> dict[str, int]:
+    """Calls so far of each statement run in this database (pg_stat_statements; counted when each
+    ends, in shared memory: nothing to wait for)."""
+
+    async def read() -> dict[str, int]:
+        conn = await connect_asyncio(url)
+        try:
+            rows = await conn.fetch(
+                "SELECT query, sum(calls)::bigint AS calls FROM pg_stat_statements "
+                "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY query"
+            )
+            return {r["query"]: r["calls"] for r in rows}
+        finally:
+            await conn.close()
+
+    return asyncio.run(read())
+
+
+def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    return {q: n - before.get(q, 0) for q, n in after.items() if n - before.get(q, 0) > 0}
+
+
+def statements_per_cached_request(url: str, port: int, keys: list[str], seconds: float, counted: bool) -> float:
+    """Statements on the primary per cached request at 32 clients, less what the servers run
+    meanwhile when idle (the live hub's polls, the feed, sweeps) over as long a time. From
+    pg_stat_statements when `counted` (the statements of the load that ran most are printed),
+    else from pg_stat_database's transactions, read once the backends have reported."""
+    load(port, CACHED, keys, max(CLIENTS), 1.0)  # steady state: blocks claimed, answers cached
+    if not counted:
+        time.sleep(STATS_FLUSH_S)
+        start = transactions(url)
+        time.sleep(seconds + STATS_FLUSH_S)
+        idle_end = transactions(url)
+        r = load(port, CACHED, keys, max(CLIENTS), seconds)
+        time.sleep(STATS_FLUSH_S)
+        end = transactions(url)
+        # each reading is a transaction of its own: one inside each interval
+        return max(0, (end - idle_end - 1) - (idle_end - start - 1)) / r.requests
+    start = statements(url)
+    time.sleep(seconds)
+    idle_end = statements(url)
+    r = load(port, CACHED, keys, max(CLIENTS), seconds)
+    end = statements(url)
+    idle, busy = _delta(start, idle_end), _delta(idle_end, end)
+    for query, n in sorted(busy.items(), key=lambda qn: -qn[1])[:4]:
+        print(f"  {n:6d} (idle {idle.get(query, 0):4d})  {' '.join(query.split())[:100]}", file=sys.stderr)
+    # each reading is one statement, inside each interval
+    return max(0, (sum(busy.values()) - 1) - (sum(idle.values()) - 1)) / r.requests
+
+
+def goals_1_and_3(servers: Servers, keys: list[str], seconds: float, url: str = "", counted: bool = False) -> list[str]:
     p = servers.ports
+    per_request: list[float] = []
     g1: dict[tuple[str, int], list[float]] = {}
+    g1small: dict[tuple[str, int], list[float]] = {}
     g3: dict[tuple[str, int], list[float]] = {}
     g3cpu: dict[tuple[str, int], list[float]] = {}  # cores busy during the two-worker runs, per part
     for _run in RUNS:
         for c in CLIENTS:
-            # interleaved: the baseline right before the figures it divides
+            # interleaved: the baselines right before the figures they divide
             bare = load(p["bare1"], "/", [], c, seconds).rps
-            g1.setdefault(("cached", c), []).append(load(p["svc1"], CACHED, keys, c, seconds).rps / bare)
-            g1.setdefault(("uncached", c), []).append(load(p["svc1_nocache"], CACHED, keys, c, seconds).rps / bare)
+            small = load(p["bare1_small"], "/", [], c, seconds).rps
+            for kind, server in (("cached", "svc1"), ("uncached", "svc1_nocache")):
+                rps = load(p[server], CACHED, keys, c, seconds).rps
+                g1.setdefault((kind, c), []).append(rps / bare)
+                g1small.setdefault((kind, c), []).append(rps / small)
             print(
-                f"goal 1, {c} clients: cached {g1['cached', c][-1]:.2f}, uncached {g1['uncached', c][-1]:.2f}",
+                f"goal 1, {c} clients: cached {g1['cached', c][-1]:.2f}, uncached {g1['uncached', c][-1]:.2f}"
+                f" (21-byte bare: {g1small['cached', c][-1]:.2f}, {g1small['uncached', c][-1]:.2f})",
                 file=sys.stderr,
                 flush=True,
             )
+        if url:
+            per_request.append(statements_per_cached_request(url, p["svc1"], keys, seconds, counted))
+            print(f"statements per cached request: {per_request[-1]:.4f}", file=sys.stderr, flush=True)
         for c in CLIENTS[1:]:
             one = load(p["svc1"], CACHED, keys, c, seconds).rps
             before = cpu_seconds(servers.pids["svc2"])
@@ -159,13 +283,22 @@ def goals_1_and_3(servers: Servers, keys: list[str], seconds: float) -> list[str
     lines = [
         "## Goal 1: a read through the full path against bare Hypercorn-trio (one worker each)",
         "",
-        "| read | clients | × bare, run 1 / run 2 | goal | verdict |",
-        "|---|---|---|---|---|",
+        f"The bare worker serves the same {servers.answer_bytes} bytes as the answer; beside it, the ratio "
+        "to a bare worker serving 21 bytes (the baseline of earlier reports).",
+        "",
+        "| read | clients | × bare, run 1 / run 2 | goal | verdict | × bare with 21 bytes |",
+        "|---|---|---|---|---|---|",
     ]
     for (kind, c), v in g1.items():
         goal = 0.70 if kind == "cached" else 0.40
         lines.append(
-            f"| {kind} `{CACHED}` | {c} | {spread(v)} | ≥ {goal:.2f} | {verdict(v, lambda x, goal=goal: x >= goal)} |"
+            f"| {kind} `{CACHED}` | {c} | {spread(v)} | ≥ {goal:.2f} | {verdict(v, lambda x, goal=goal: x >= goal)} "
+            f"| {spread(g1small[kind, c])} |"
+        )
+    if per_request:
+        lines.append(
+            f"| statements on the primary per cached request, 32 clients | - | {spread(per_request, '{:.4f}')} "
+            f"| ≤ 0.05 | {verdict(per_request, lambda x: x <= 0.05)} |"
         )
     lines += [
         "",
@@ -298,11 +431,14 @@ def main() -> int:
         "",
     ]
     if only & {"1", "3"}:
+        counted, url = count_statements(url, settings.home, embedded=settings.database_url is None)
         keys, _ = asyncio.run(prepare_varied(url, max(CLIENTS), 1))
-        servers = Servers(url, settings.home)
+        servers = Servers(url, settings.home, keys[0])
         try:
             asyncio.run(lift_limits(url))
-            lines += goals_1_and_3(servers, keys, args.seconds)
+            lines += goals_1_and_3(servers, keys, args.seconds, url, counted)
+            if not counted:
+                lines += ["", "(statements: pg_stat_statements is not preloaded there; counted as transactions)"]
         finally:
             servers.stop()
             asyncio.run(restore(url))
@@ -310,10 +446,7 @@ def main() -> int:
         lines += goal_2(args.full_url or url, settings.home, args.seconds)
     if "4" in only:
         lines += goal_4(url, args.streams)
-    report = "\n".join(lines) + "\n"
-    print(report)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"goals-{stamp:%Y%m%dT%H%M%S}.md").write_text(report)
+    publish(lines, "goals", stamp)
     return 0
 
 

@@ -134,17 +134,34 @@ def key_from_headers(headers: SentHeaders, query: Mapping[str, list[str]]) -> st
     return header_key(headers)
 
 
+UNKNOWN_FORM = f"unknown key: a key reads {keys.KEY_MARKER} followed by 40 letters and digits"
+UNKNOWN_KEY = "unknown key: no key like it was ever made"
+
+
 async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: bool) -> Caller:
-    """Identify the key, check its plan, and (when `count`) count the call."""
+    """Identify the key, check its plan, and (when `count`) count the call, in one statement. The
+    service counts through svc.access.allowances (calls claimed in blocks); this reads a key's
+    counters for the calls never counted, and counts one call at a time for whoever has no blocks."""
     if not keys.well_formed(key):
-        raise ApiError("unauthorized", f"unknown key: a key reads {keys.KEY_MARKER} followed by 40 letters and digits")
+        raise ApiError("unauthorized", UNKNOWN_FORM)
     windows = Windows.at(clock.now())
     digest = keys.key_hash(key)
     row = await _authorize(db, digest, windows, need=need, count=count)
     if row is None or not keys.same_hash(row["key_hash"], digest):
-        raise ApiError("unauthorized", "unknown key: no key like it was ever made")
-    caller = _caller(row, windows)
-    if row["state"] != "current":
+        raise ApiError("unauthorized", UNKNOWN_KEY)
+    caller = caller_of(row, windows)
+    check(caller, row["state"], need)
+    if count and not row["counted"]:
+        # Refused by a limit. Read the counters afresh: a concurrent call may have moved them.
+        fresh = await _authorize(db, digest, windows, need=need, count=False)
+        assert fresh is not None, "the key's row was read a moment ago, and no statement deletes a key"
+        raise limit_error(caller_of(fresh, windows))
+    return caller
+
+
+def check(caller: Caller, state: str, need: str) -> None:
+    """Refused: a key replaced, or whose plan does not include what `need` names."""
+    if state != "current":
         raise Refused(
             caller,
             "unauthorized",
@@ -159,13 +176,6 @@ async def authorize(db: Database, clock: Clock, key: str, *, need: str, count: b
             extra={"plan": need},
             headers=caller.headers,
         )
-    if count and not row["counted"]:
-        # Refused by a limit. Read the counters afresh: a concurrent call may have moved them.
-        fresh = await _authorize(db, digest, windows, need=need, count=False)
-        assert fresh is not None, "the key's row was read a moment ago, and no statement deletes a key"
-        caller = _caller(fresh, windows)
-        raise _limit_error(caller)
-    return caller
 
 
 async def refund(db: Database, caller: Caller) -> Caller:
@@ -209,7 +219,7 @@ def _params(windows: tuple[dt.datetime, dt.date, dt.date], call: dict[str, Any])
     return {**call, "minute": minute, "day": day, "month": month}
 
 
-def _caller(row: asyncpg.Record, windows: Windows) -> Caller:
+def caller_of(row: asyncpg.Record, windows: Windows) -> Caller:
     return Caller(
         key_id=row["id"],
         prefix=row["prefix"],
@@ -223,7 +233,7 @@ def _caller(row: asyncpg.Record, windows: Windows) -> Caller:
     )
 
 
-def _limit_error(caller: Caller) -> Refused:
+def limit_error(caller: Caller) -> Refused:
     # Retry-After is the refused policy's t (RateLimit above): the draft (section 6) wants it no
     # earlier than the end of the effective window.
     w = caller.windows

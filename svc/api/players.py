@@ -304,15 +304,7 @@ async def player(call: Call) -> Answer:
     meta: dict[str, Any] = {"match_list": counts} | ({"note": note} if note else {})
     return Answer(
         PlayerProfile(
-            id=r["id"],
-            name=r["name"],
-            slug=r["slug"],
-            country=r["country"],
-            gender=r["gender"],
-            first_year=r["first_year"],
-            last_year=r["last_year"],
-            matches=r["matches"],
-            wins=r["wins"],
+            **attrs.asdict(_item(r), recurse=False),  # the list's figures, read the same way
             by_discipline=by,
             career_high=career_high(r["highs"]),
             number_one=number_one(r["number_ones"]),

@@ -9,7 +9,7 @@ import attrs
 
 from svc.core.errors import invalid
 from svc.core.sqlfiles import Q
-from svc.web.convert import doc
+from svc.web.convert import doc, rows_as
 from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.params import LEVELS, param, year_param
 from svc.web.records import VenueRef
@@ -43,7 +43,7 @@ class CountryItem:
 )
 async def countries(call: Call) -> Answer:
     rows = await call.db.fetch(Q.reference.countries)
-    return Answer([CountryItem(**dict(r)) for r in rows], {"count": len(rows)})
+    return Answer(rows_as(CountryItem, rows), {"count": len(rows)})
 
 
 @attrs.frozen

@@ -29,7 +29,6 @@ cancel the query and return the connection to the pool.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 import threading
 import time
@@ -39,6 +38,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 import asyncpg
 import orjson
+import outcome
 import trio
 
 from svc.core import metrics
@@ -184,7 +184,13 @@ class Database:
 
     # -- the bridge --------------------------------------------------------------
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
-        if self._loop is None:
+        """`make()` awaited on the loop thread, its outcome handed back to the calling Trio task.
+        Per call: one hand-off each way (call_soon_threadsafe, run_sync_soon) and the task parked
+        with wait_task_rescheduled -- no Event, no concurrent Future chained to an asyncio one
+        (they cost a fifth of the bridge's time per statement here). A cancelled caller returns at
+        once and the statement is cancelled on the loop thread; its outcome is dropped."""
+        loop = self._loop
+        if loop is None:
             raise DatabaseUnavailable("database is not open")
         try:
             token = trio.lowlevel.current_trio_token()
@@ -193,8 +199,26 @@ class Database:
                 "svc.core.db.Database is awaited from Trio only; database-side code (work given "
                 "a Tx by Database.transaction) runs its statements on the Tx"
             ) from None
-        done = trio.Event()
+        waiting = trio.lowlevel.current_task()
         handed = time.perf_counter()
+        running: list[asyncio.Task[T]] = []  # the loop thread's task, once made
+        abandoned = False  # set and read on the Trio thread only
+
+        def resume(result: outcome.Outcome[T]) -> None:  # on the Trio thread
+            if not abandoned:
+                trio.lowlevel.reschedule(waiting, result)
+
+        def finished(task: asyncio.Task[T]) -> None:  # on the loop thread
+            if task.cancelled():  # not by its caller (that one is gone): the loop is closing
+                result: outcome.Outcome[T] = outcome.Error(DatabaseUnavailable("the database connections are closing"))
+            elif (exc := task.exception()) is not None:
+                result = outcome.Error(exc)
+            else:
+                result = outcome.Value(task.result())
+            try:
+                token.run_sync_soon(resume, result)
+            except trio.RunFinishedError:  # the Trio run ended while the statement ran
+                pass
 
         async def wrapped() -> T:
             metrics.DB_BRIDGE_WAIT.observe(time.perf_counter() - handed)
@@ -204,22 +228,21 @@ class Database:
             finally:
                 metrics.DB_IN_USE.dec()
 
-        future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(wrapped(), self._loop)
+        def start() -> None:  # on the loop thread
+            task = loop.create_task(wrapped())
+            running.append(task)
+            task.add_done_callback(finished)
 
-        def wake(_: object) -> None:
-            try:
-                token.run_sync_soon(done.set)
-            except trio.RunFinishedError:  # the Trio run ended while the query ran
-                pass
+        def abort(_: Callable[[], trio.lowlevel.RaiseCancelT]) -> trio.lowlevel.Abort:
+            nonlocal abandoned
+            abandoned = True
+            loop.call_soon_threadsafe(lambda: running[0].cancel() if running else None)
+            return trio.lowlevel.Abort.SUCCEEDED
 
-        future.add_done_callback(wake)
+        loop.call_soon_threadsafe(start)
         try:
-            await done.wait()
-        except trio.Cancelled:
-            future.cancel()
-            raise
-        try:
-            return future.result()
+            result: T = await trio.lowlevel.wait_task_rescheduled(abort)
+            return result
         except _UNAVAILABLE as exc:
             raise DatabaseUnavailable(str(exc) or type(exc).__name__) from exc
 
@@ -279,7 +302,7 @@ class Database:
         pool = self._open_pool()
         wanted = version_wanted() if stmt.replica and self._replicas else None
         if wanted is None:
-            metrics.DB_STATEMENTS.labels("primary").inc()
+            metrics.labelled(metrics.DB_STATEMENTS, "primary").inc()
             return await self._call(lambda: op(pool))
         return await self._call(lambda: self._replicas.read(pool, op, wanted))
 

@@ -14,6 +14,7 @@ Without a metrics port the same objects count in memory and nothing serves them.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 
@@ -74,6 +75,19 @@ REPLICA_FALLBACKS = Counter(
     "failed: the replica tried failed; behind: no replica has reached the request's data version)",
     ["reason"],
 )
+
+
+_children: dict[tuple[Any, tuple[str, ...]], Any] = {}
+
+
+def labelled(family: Any, *values: str) -> Any:
+    """`family.labels(*values)`, kept for the next time: labels() takes a lock and checks its values
+    on every call, three times per request on the request path (its label values are few: the
+    endpoints, their statuses, hit or miss)."""
+    child = _children.get((family, values))
+    if child is None:
+        child = _children[family, values] = family.labels(*values)
+    return child
 
 
 # Every known label value from the start, so a family shows (at 0) before its first event.

@@ -21,6 +21,7 @@ from svc.web import openapi
 from svc.web.cache import AnswerCache
 from svc.web.connection import ServiceApp
 from svc.web.cors import allow_any_origin
+from svc.web.direct import DirectAnswers
 from svc.web.docs import register_docs
 from svc.web.endpoint import Endpoint
 from svc.web.health import live, ready
@@ -67,11 +68,12 @@ def create_app(
     async def start_parts() -> None:
         if own_db:
             await service.db.open()
-        await supervisor.start(app.nursery, service.take_backs.run)
+        await supervisor.start(app.nursery, service.take_backs.run, service.allowances.run)
 
     @app.after_serving
     async def stop_parts() -> None:
         await supervisor.stop()
+        await service.allowances.give_back_all()
         if own_db:
             await service.db.close()
 
@@ -94,6 +96,7 @@ def create_app(
     refuse_what_no_endpoint_serves(app, service)
     allow_any_origin(app)  # after the refusals: a preflight to a path refused there is refused
     tag_every_answer(app)
+    app.answered_ahead = DirectAnswers(app, service, endpoints).answer
     return app
 
 

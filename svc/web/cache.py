@@ -3,9 +3,10 @@ data version is unchanged and for at most a few seconds on live-affected endpoin
 kept in both its forms (svc.web.encoding): plain and, when big enough, gzipped -- compressed once,
 as it is stored, since most HTTP clients ask for gzip.
 
-The data version moves on every import (svc/world/derived.py) and arrives with the key check
-(the authorize statement), so a hit costs no database round trip beyond the one every
-call makes anyway. Times are read from the service clock (Trio's), so tests can move them.
+The data version moves on every import (svc/world/derived.py); each worker keeps it in memory,
+told of every move by NOTIFY and from every claim of calls (svc.access.allowances), so a hit on a
+key whose calls the worker holds costs no database round trip at all. Times are read from the
+service clock (Trio's), so tests can move them.
 """
 
 from __future__ import annotations

@@ -16,8 +16,10 @@ that hands the connection back to Hypercorn always finishes.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import trio
-from hypercorn.typing import ASGISendCallable, ASGISendEvent
+from hypercorn.typing import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent, Scope
 from quart.typing import ResponseTypes
 from quart_trio import QuartTrio
 from quart_trio.asgi import TrioASGIHTTPConnection
@@ -41,6 +43,13 @@ class ClosingHTTPConnection(TrioASGIHTTPConnection):
 
 
 class ServiceApp(QuartTrio):
-    """Quart-Trio whose requests end as above (its extension point for the HTTP connection)."""
+    """Quart-Trio whose requests end as above (its extension point for the HTTP connection), with a
+    layer ahead of it that answers the API's JSON endpoints itself (svc.web.direct): `answered_ahead`,
+    when set, answers a request or declines it, and Quart answers what it declines."""
 
     asgi_http_class = ClosingHTTPConnection
+    answered_ahead: Callable[[Scope, ASGISendCallable], Awaitable[bool]] | None = None
+
+    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        if self.answered_ahead is None or not await self.answered_ahead(scope, send):
+            await self.asgi_app(scope, receive, send)

@@ -10,6 +10,7 @@ EXPOSED = (
     "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Remaining, RateLimit-Policy, RateLimit, "
     "Retry-After, ETag, Request-Id"
 )
+HEADERS = (("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", EXPOSED))  # on every answer
 PREFLIGHT_MAX_AGE_S = "600"  # a browser asks again after ten minutes at most
 
 
@@ -32,6 +33,6 @@ def allow_any_origin(app: QuartTrio) -> None:
 
     @app.after_request
     async def cors_headers(response: Response) -> Response:
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        response.headers["Access-Control-Expose-Headers"] = EXPOSED
+        for name, value in HEADERS:
+            response.headers[name] = value
         return response

@@ -24,6 +24,7 @@ from quart_trio import QuartTrio
 from svc.access.plans import PLANS
 from svc.core.errors import ERRORS
 from svc.web.encoding import Encoded
+from svc.web.incoming import Incoming
 from svc.web.responses import PUBLIC, answered
 
 
@@ -36,7 +37,7 @@ def register_docs(app: QuartTrio, spec: Callable[[], dict[str, Any]]) -> None:
         if not spec_bytes:  # built once per process, on first use (the registry is complete by then)
             spec_bytes.append(Encoded(orjson.dumps(spec())))
         # the same for everyone: public, gzipped when asked (689 KB -> 36 KB), with its ETag
-        return answered(spec_bytes[0], {}, caching=PUBLIC, vary="Accept-Encoding")
+        return answered(spec_bytes[0], {}, Incoming.from_quart(), caching=PUBLIC, vary="Accept-Encoding").response()
 
     @app.route("/docs", methods=["GET"], provide_automatic_options=False)
     async def docs_page() -> Response:

@@ -13,7 +13,7 @@ from quart import Response
 
 from svc.core.db import DatabaseUnavailable
 from svc.core.sqlfiles import Q
-from svc.web.responses import json_response
+from svc.web.responses import json_reply
 from svc.web.service import Service
 from svc.web.supervisor import Supervisor
 
@@ -21,7 +21,7 @@ DATABASE_WITHIN_S = 1.0  # a database slower than this to answer one small state
 
 
 def live() -> Response:
-    return json_response(b'{"status":"ok"}', 200, {"Cache-Control": "no-store"})
+    return json_reply(b'{"status":"ok"}', 200, {"Cache-Control": "no-store"}).response()
 
 
 async def ready(service: Service, supervisor: Supervisor) -> Response:
@@ -34,4 +34,4 @@ async def ready(service: Service, supervisor: Supervisor) -> Response:
             pass
     ready = database == "ok" and all(state == "running" for state in supervisor.health.values())
     body = {"status": "ok" if ready else "not_ready", "database": database, "components": dict(supervisor.health)}
-    return json_response(orjson.dumps(body), 200 if ready else 503, {"Cache-Control": "no-store"})
+    return json_reply(orjson.dumps(body), 200 if ready else 503, {"Cache-Control": "no-store"}).response()

@@ -12,7 +12,7 @@ from svc.access.plans import PLANS
 from svc.core.errors import ERRORS, ApiError
 
 # The form every error's `docs` takes: the /docs page of the host the request was sent to, the
-# code as its anchor (svc.web.responses.error_response). Shown with `serve`'s own default address.
+# code as its anchor (svc.web.responses.error_reply). Shown with `serve`'s own default address.
 EXAMPLE_DOCS = "http://localhost:8000/docs"
 EXAMPLE_RESETS_AT = "2026-01-02T00:00:00Z"  # quota_exceeded: the next 00:00 UTC
 EXAMPLE_WAIT_S = 17

@@ -1,7 +1,8 @@
 """The path of one request to an endpoint, in the order it is walked:
 
-key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (one
-statement: key, plan, limits, counting) -> the answer cache -> the handler (named SQL through
+key (from the headers) -> parameters (parsed; with the page window on lists) -> authorize (key,
+plan, limits, counting: from the worker's key cache and block of the key's calls, else one
+statement claiming a block -- svc.access.allowances) -> the answer cache -> the handler (named SQL through
 svc.core.db) -> the answer shaped as JSON bytes {data, meta} (gzipped when asked: svc.web.encoding),
 with X-RateLimit-* and X-Quota-Remaining -> on an error after counting, the call taken back -> one
 access log line (with the Request-Id of svc.web.request_id).
@@ -10,13 +11,13 @@ access log line (with the Request-Id of svc.web.request_id).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any
 
 import trio
-from quart import Response, request
+from quart import Response
 
-from svc.access.caller import Caller, Refused, authorize, header_key, key_from_headers, refund
+from svc.access.caller import Caller, Refused, header_key, key_from_headers, refund
 from svc.core import metrics
 from svc.core.db import DatabaseUnavailable
 from svc.core.errors import ApiError
@@ -26,9 +27,9 @@ from svc.web import paging
 from svc.web.convert import to_json
 from svc.web.encoding import Encoded
 from svc.web.endpoint import Answer, Call, Endpoint
+from svc.web.incoming import Incoming
 from svc.web.params import parse
-from svc.web.request_id import request_id
-from svc.web.responses import answered, error_response
+from svc.web.responses import Reply, answered, error_reply
 from svc.web.service import Service
 
 log = logging.getLogger("svc.access")
@@ -39,39 +40,50 @@ COUNTED_ERRORS = frozenset({"not_found"})
 
 
 def view(ep: Endpoint, service: Service) -> Callable[..., Awaitable[Response]]:
-    """The view Quart routes `ep` to: the answer, then its log line and metrics, whatever happened."""
+    """The view Quart routes `ep` to (what svc.web.direct does not answer ahead of it)."""
 
-    async def answer_timed(**path_params: Any) -> Response:
-        started = trio.current_time()
-        prefix = "-"
-        status = 500
-        try:
-            response, prefix = await answer(ep, service, path_params)
-            status = response.status_code
-            return response
-        finally:
-            seconds = trio.current_time() - started
-            log_request(request.method, request.path, status, seconds * 1000, prefix)
-            metrics.REQUESTS.labels(ep.path, str(status)).inc()
-            metrics.LATENCY.labels(ep.path).observe(seconds)
+    async def answer_in_quart(**path_params: Any) -> Response:
+        answer = await answer_timed(ep, service, path_params, Incoming.from_quart())
+        return answer.response() if isinstance(answer, Reply) else answer
 
-    answer_timed.__name__ = ep.path
-    return answer_timed
+    answer_in_quart.__name__ = ep.path
+    return answer_in_quart
 
 
-async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) -> tuple[Response, str]:
-    """The response to this request for `ep`, and the prefix of the key that made it ("-": none)."""
+async def answer_timed(
+    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming
+) -> Reply | Response:
+    """The answer, then its log line and metrics, whatever happened."""
+    started = trio.current_time()
+    prefix = "-"
+    status = 500
+    try:
+        reply, prefix = await answer(ep, service, path_params, incoming)
+        status = reply.status if isinstance(reply, Reply) else reply.status_code
+        return reply
+    finally:
+        seconds = trio.current_time() - started
+        log_request(incoming.method, incoming.path, status, seconds * 1000, prefix, incoming.request_id)
+        metrics.labelled(metrics.REQUESTS, ep.path, str(status)).inc()
+        metrics.labelled(metrics.LATENCY, ep.path).observe(seconds)
+
+
+async def answer(
+    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming
+) -> tuple[Reply | Response, str]:
+    """The answer to this request for `ep` (a Response: a stream the handler made), and the prefix
+    of the key that made it ("-": none)."""
     caller: Caller | None = None
     counted = False
-    query = {k: request.args.getlist(k) for k in request.args}
+    query = incoming.query
     try:
         try:
-            key = key_from_headers(request.headers, query)
+            key = key_from_headers(incoming.headers, query)
         except ApiError as bad:
             if bad.status == 400:  # a key in the query string: the header's key, if valid, still gets its headers
-                headers, prefix = await valid_key_headers(service)
+                headers, prefix = await valid_key_headers(service, incoming)
                 bad.headers = {**headers, **bad.headers}
-                return error_response(bad), prefix
+                return error_reply(bad, incoming), prefix
             raise
         try:
             p = parse(ep.params, query, path_params)
@@ -79,21 +91,21 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
             need = await ep.plan_for(p, service.db, service.clock) if ep.plan_for else ep.plan
         except ApiError as bad:
             # Who is calling comes first (401/403), then what is wrong with the request.
-            caller = await authorize(service.db, service.clock, key, need=ep.plan, count=False)
+            caller = await service.allowances.authorize(key, need=ep.plan, count=False)
             raise bad  # answered below with the caller's rate-limit headers
         try:
-            caller = await authorize(service.db, service.clock, key, need=need, count=ep.counted)
+            caller = await service.allowances.authorize(key, need=need, count=ep.counted)
         except ApiError as refused:
             if ep.plan_note is not None and refused.kind.code == "upgrade_required" and need != ep.plan:
                 ep.plan_note(p, service.clock, refused)  # a plan_for's refusal: what the key's plan covers
             raise
         counted = ep.counted
-        cache_key = (ep.path, tuple(sorted(path_params.items())), repr(p), window, caller.plan.name)
+        cache_key = answer_key(ep, path_params, p, window, caller.plan.name)
         if service.cache is not None and ep.cache_ttl:
             cached = service.cache.get(cache_key, caller.data_version)
-            metrics.CACHE.labels("hit" if cached is not None else "miss").inc()
+            metrics.labelled(metrics.CACHE, "hit" if cached is not None else "miss").inc()
             if cached is not None:
-                return answered(cached, caller.headers), caller.prefix
+                return answered(cached, caller.headers, incoming), caller.prefix
         call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
         if window is not None:
             call.offset, call.limit = window.offset, window.limit
@@ -105,7 +117,7 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         encoded = Encoded(body)
         if service.cache is not None and ep.cache_ttl:
             service.cache.put(cache_key, caller.data_version, encoded, ep.cache_ttl)
-        return answered(encoded, caller.headers), caller.prefix
+        return answered(encoded, caller.headers, incoming), caller.prefix
     except ApiError as err:
         if err.status == 429:
             metrics.REFUSALS.labels(err.kind.code).inc()
@@ -114,7 +126,8 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
                 caller = await _take_back(service, caller)
             err.headers = {**caller.headers, **err.headers}
         # a refused key (replaced, below the plan, over a limit) is named in the log like a served one
-        return error_response(err), caller.prefix if caller else err.prefix if isinstance(err, Refused) else "-"
+        prefix = caller.prefix if caller else err.prefix if isinstance(err, Refused) else "-"
+        return error_reply(err, incoming), prefix
     except DatabaseUnavailable as exc:
         log.warning("database unavailable: %s", exc)
         unavailable = ApiError(
@@ -122,12 +135,19 @@ async def answer(ep: Endpoint, service: Service, path_params: dict[str, str]) ->
         )
         if caller is not None and counted:
             await _take_back(service, caller)
-        return error_response(unavailable), caller.prefix if caller else "-"
+        return error_reply(unavailable, incoming), caller.prefix if caller else "-"
     except Exception:
-        log.exception("unhandled error on %s", request.path)
+        log.exception("unhandled error on %s", incoming.path)
         if caller is not None and counted:
             await _take_back(service, caller)
-        return error_response(ApiError("internal_error", "an internal error; it has been logged")), "-"
+        return error_reply(ApiError("internal_error", "an internal error; it has been logged"), incoming), "-"
+
+
+def answer_key(
+    ep: Endpoint, path_params: Mapping[str, Any], p: Any, window: paging.Window | None, plan: str
+) -> Hashable:
+    """What the answer cache keys an answer by (the same for every layer answering: svc.web.direct, Quart)."""
+    return (ep.path, tuple(sorted(path_params.items())), repr(p), window, plan)
 
 
 async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: Service) -> bytes | Response:
@@ -159,11 +179,11 @@ def _page_handler(ep: Endpoint) -> Callable[[Call], Awaitable[paging.Page]]:
     return page
 
 
-async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
+async def valid_key_headers(service: Service, incoming: Incoming) -> tuple[dict[str, str], str]:
     """The rate-limit headers (and key prefix) of the request's header key when it is valid, counting
     nothing; none when there is no valid key or no database."""
     try:
-        caller = await authorize(service.db, service.clock, header_key(request.headers), need="free", count=False)
+        caller = await service.allowances.authorize(header_key(incoming.headers), need="free", count=False)
     except (ApiError, DatabaseUnavailable):
         return {}, "-"
     return caller.headers, caller.prefix
@@ -171,7 +191,11 @@ async def valid_key_headers(service: Service) -> tuple[dict[str, str], str]:
 
 async def _take_back(service: Service, caller: Caller) -> Caller:
     """Takes back a call refused after it was counted; when the database is the fault, the
-    worker takes it back once the database answers again (svc.access.take_backs)."""
+    worker takes it back once the database answers again (svc.access.take_backs). A call served
+    from the worker's block of calls goes back to the block, with no statement."""
+    returned = service.allowances.take_back(caller)
+    if returned is not None:
+        return returned
     try:
         return await refund(service.db, caller)
     except DatabaseUnavailable:
@@ -188,10 +212,9 @@ async def _note_coverage(service: Service, data_version: str, meta: dict[str, An
         meta.setdefault("note", service.coverage[1])
 
 
-def log_request(method: str, path: str, status: int, ms: float, prefix: str) -> None:
+def log_request(method: str, path: str, status: int, ms: float, prefix: str, rid: str) -> None:
     """The access log line of one request, with the Request-Id its answer carries. Never the query
     string: a key sent there must not reach the logs."""
-    rid = request_id()
     log.info(
         "%s %s %d %.1fms key=%s id=%s",
         method,

@@ -14,8 +14,9 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from svc.core import metrics
 from svc.core.errors import ApiError
+from svc.web.incoming import Incoming
 from svc.web.pipeline import log_request, valid_key_headers
-from svc.web.responses import error_response
+from svc.web.responses import error_reply
 from svc.web.service import Service
 
 log = logging.getLogger("svc.access")
@@ -88,8 +89,9 @@ def refuse_what_no_endpoint_serves(app: QuartTrio, service: Service) -> None:
 async def refused(service: Service, err: ApiError) -> Response:
     """An error answered outside an endpoint: never counted, with the rate-limit headers when the
     request carries a valid key."""
-    headers, prefix = await valid_key_headers(service) if err.status < 500 else ({}, "-")
+    incoming = Incoming.from_quart()
+    headers, prefix = await valid_key_headers(service, incoming) if err.status < 500 else ({}, "-")
     err.headers = {**headers, **err.headers}
-    log_request(request.method, request.path, err.status, 0.0, prefix)
+    log_request(incoming.method, incoming.path, err.status, 0.0, prefix, incoming.request_id)
     metrics.REQUESTS.labels("unmatched", str(err.status)).inc()
-    return error_response(err)
+    return error_reply(err, incoming).response()

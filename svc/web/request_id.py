@@ -24,10 +24,13 @@ def request_id() -> str:
     """This request's id, chosen once per request (the log line and the header read the same one)."""
     rid: str | None = g.get("request_id")  # g holds Any; only this function sets it, to a str
     if rid is None:
-        sent = next((v for name in INCOMING if (v := request.headers.get(name))), "")
-        rid = sent if SAFE.fullmatch(sent) else secrets.token_hex(16)
-        g.request_id = rid
+        rid = g.request_id = chosen_id(next((v for name in INCOMING if (v := request.headers.get(name))), ""))
     return rid
+
+
+def chosen_id(sent: str) -> str:
+    """The id of a request that sent `sent` (its first Request-Id or X-Request-Id, or "")."""
+    return sent if SAFE.fullmatch(sent) else secrets.token_hex(16)
 
 
 def tag_every_answer(app: QuartTrio) -> None:

@@ -10,11 +10,14 @@ OpenAPI description, /docs) is `public, max-age=300` (svc.web.docs).
 
 from __future__ import annotations
 
+import attrs
 import orjson
-from quart import Response, request
+from quart import Response
+from werkzeug.datastructures import Headers
 
 from svc.core.errors import ApiError
 from svc.web.encoding import Encoded, accepts_gzip
+from svc.web.incoming import Incoming
 
 JSON = "application/json"
 KEYED = "private, no-cache"
@@ -23,34 +26,45 @@ NEVER_STORED = "no-store"
 PUBLIC = "public, max-age=300"  # the same for everyone; a release shows within five minutes
 
 
-def json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(body, status=status, headers=headers or {}, content_type=JSON)
+@attrs.frozen
+class Reply:
+    """An answer as it goes on the wire: status, headers in order, body. The layer ahead of Quart
+    (svc.web.direct) sends it as it is; a Quart view hands Quart its Response."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes = b""
+
+    def response(self) -> Response:
+        response = Response(self.body, status=self.status, headers=Headers(self.headers))
+        if self.status == 304:  # Quart would say text/html, and a length of 0 the answer does not have
+            for name in ("Content-Type", "Content-Length"):
+                response.headers.pop(name, None)
+        return response
 
 
-def answered(answer: Encoded, headers: dict[str, str], *, caching: str = KEYED, vary: str = VARY) -> Response:
+def json_reply(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
+    return Reply(status, [*(headers or {}).items(), ("Content-Type", JSON), ("Content-Length", str(len(body)))], body)
+
+
+def answered(
+    answer: Encoded, headers: dict[str, str], incoming: Incoming, *, caching: str = KEYED, vary: str = VARY
+) -> Reply:
     """A 200 with the ETag of the form sent (plain, or gzip when the request accepts it and the
     answer is big enough); 304 without a body when the request's If-None-Match already holds that
     ETag. Either way the call was counted."""
-    gzipped = answer.compressible and accepts_gzip(request.headers.get("Accept-Encoding", ""))
+    gzipped = answer.compressible and accepts_gzip(incoming.header("Accept-Encoding"))
     etag = answer.gzip_etag if gzipped else answer.etag
     head = {**headers, "ETag": etag, "Cache-Control": caching, "Vary": vary}
-    sent = request.headers.get("If-None-Match", "")
+    sent = incoming.header("If-None-Match")
     if sent and (sent.strip() == "*" or etag in (t.strip().removeprefix("W/") for t in sent.split(","))):
-        return not_modified(head)
+        # the validators and cache headers the 200 would carry, and no body, hence no body's type or length
+        return Reply(304, list(head.items()))
     if gzipped:
-        return json_response(answer.gzipped(), 200, {**head, "Content-Encoding": "gzip"})
-    return json_response(answer.plain, 200, head)
+        return json_reply(answer.gzipped(), 200, {**head, "Content-Encoding": "gzip"})
+    return json_reply(answer.plain, 200, head)
 
 
-def not_modified(headers: dict[str, str]) -> Response:
-    """A 304: the validators and cache headers the 200 would carry, and no body, hence no body's type
-    or length (Quart would otherwise say text/html, and a length of 0 the answer does not have)."""
-    response = Response(b"", status=304, headers=headers)
-    for name in ("Content-Type", "Content-Length"):
-        response.headers.pop(name, None)
-    return response
-
-
-def error_response(err: ApiError) -> Response:
-    docs = request.host_url.rstrip("/") + "/docs" if request else "/docs"
-    return json_response(orjson.dumps(err.body(docs)), err.status, {"Cache-Control": NEVER_STORED, **err.headers})
+def error_reply(err: ApiError, incoming: Incoming) -> Reply:
+    docs = incoming.host_url.rstrip("/") + "/docs"
+    return json_reply(orjson.dumps(err.body(docs)), err.status, {"Cache-Control": NEVER_STORED, **err.headers})

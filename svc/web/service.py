@@ -1,5 +1,5 @@
 """What every request of one worker process shares: the pool, the clock, the answer cache, the
-take-backs it owes and the world's note on what it lacks.
+key cache and blocks of calls (svc.access.allowances), the take-backs it owes and the world's note on what it lacks.
 
 Nothing else: the components that run beside the app (the live hub, the feed, the webhook
 scheduler) are started by svc.assembly, which hands each one's handle to whoever uses it
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import attrs
 
+from svc.access.allowances import Allowances
 from svc.access.take_backs import TakeBacks
 from svc.core.clock import Clock
 from svc.core.db import Database
@@ -23,4 +24,8 @@ class Service:
     cache: AnswerCache | None = None
     # calls refused after they were counted, to take back once the database answers again
     take_backs: TakeBacks = attrs.field(default=attrs.Factory(lambda self: TakeBacks(self.db), takes_self=True))
+    # the key cache, the data version and the blocks of calls this worker holds
+    allowances: Allowances = attrs.field(
+        default=attrs.Factory(lambda self: Allowances(self.db, self.clock), takes_self=True)
+    )
     coverage: tuple[str, str | None] | None = None  # (data version, the world's note on what it lacks)

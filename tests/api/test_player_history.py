@@ -9,21 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.player_history_support import busiest_player, side_of
+from tests.api.player_history_support import side_of
 from tests.support import make_key, sql, walk
 
 UNKNOWN = "pl_zzzzzzzzzzzz"
-
-
-@pytest.fixture
-def key(db_url):
-    """A fresh Live key per test (Live includes Archive): every test starts with its own minute's allowance."""
-    return make_key(db_url, "live")
-
-
-@pytest.fixture(scope="module")
-def busiest(db_url):
-    return busiest_player(db_url)
 
 
 SUB = ("matches", "partners", "opponents", "titles", "form", "stats", "schedule")

@@ -6,19 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.player_history_support import busiest_player, own_games, side_of
-from tests.support import make_key, sql, walk
-
-
-@pytest.fixture
-def key(db_url):
-    """A fresh Live key per test (Live includes Archive): every test starts with its own minute's allowance."""
-    return make_key(db_url, "live")
-
-
-@pytest.fixture(scope="module")
-def busiest(db_url):
-    return busiest_player(db_url)
+from tests.api.player_history_support import own_games, side_of
+from tests.support import sql, walk
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,9 @@ import datetime as dt
 
 import pytest
 
-from tests.support import NOON, make_key, sql
+from tests.support import NOON, sql
 
 TODAY = NOON.date()
-
-
-@pytest.fixture
-def key(db_url):
-    """A fresh Live key per test (Live includes Archive): every test starts with its own minute's allowance."""
-    return make_key(db_url, "live")
 
 
 @pytest.fixture(scope="module")

@@ -8,21 +8,10 @@ from collections import Counter
 
 import pytest
 
-from tests.api.player_history_support import busiest_player, own_games, side_of
-from tests.support import make_key, sql, walk
+from tests.api.player_history_support import own_games, side_of
+from tests.support import sql, walk
 
 RALLY_POINT_FROM = dt.date(2006, 4, 28)  # 21-point rally scoring (svc.world.engine); extended games count from here
-
-
-@pytest.fixture
-def key(db_url):
-    """A fresh Live key per test (Live includes Archive): every test starts with its own minute's allowance."""
-    return make_key(db_url, "live")
-
-
-@pytest.fixture(scope="module")
-def busiest(db_url):
-    return busiest_player(db_url)
 
 
 def expected_stats(matches: list[dict], player: str) -> dict:

@@ -13,7 +13,6 @@ import pytest
 import trio
 
 from svc.core.clock import Clock
-from svc.core.db import Database
 from svc.testing.hooks import Receiver, SchedulerWatch
 from svc.web.convert import converter
 from svc.web.records import event_from_row
@@ -32,29 +31,6 @@ from tests.hooks.delivery_support import (
     step,
 )
 from tests.support import NOON, make_key, sql
-
-
-@pytest.fixture
-async def db(db_url):
-    database = Database(db_url, pool_size=4)
-    await database.open()
-    sql(db_url, "DELETE FROM webhook_endpoints")  # each test sees only its own endpoints
-    try:
-        yield database
-    finally:
-        await database.close()
-
-
-@pytest.fixture(scope="module")
-def live_account(db_url):
-    name = f"hooks-{secrets.token_hex(3)}"
-    make_key(db_url, "live", account=name)
-    return name
-
-
-@pytest.fixture
-def clock():
-    return Clock(start=NOON)
 
 
 # -- the schedule ------------------------------------------------------------------------

@@ -7,9 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
-import pytest
-
-from svc.core.db import Database
 from svc_hooks import store
 from svc_hooks.addresses import Policy
 from svc_hooks.fanout import GAP_WAIT, advance, fan_out
@@ -30,17 +27,6 @@ def test_cursor_waits_at_a_fresh_gap_and_remembers_since_when():
 def test_a_gap_older_than_the_wait_is_passed_over():
     assert advance(5, [7, 8, 10], T0, T0 + GAP_WAIT) == (8, T0 + GAP_WAIT)  # and waits at the next gap, afresh
     assert advance(5, [7, 8], T0, T0 + GAP_WAIT) == (8, None)
-
-
-@pytest.fixture
-async def db(db_url):
-    database = Database(db_url, pool_size=2)
-    await database.open()
-    sql(db_url, "DELETE FROM webhook_endpoints")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 def _event(db_url, type_="match.finished", seq=None):

@@ -6,42 +6,14 @@ once each."""
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 
-import pytest
-
-from svc.core.clock import Clock
-from svc.core.db import Database
 from svc.testing.hooks import Receiver, SchedulerWatch, SmtpSink
 from svc_hooks import catchup
 from svc_hooks.cli import resume_report
 from svc_hooks.notify import Mailer
 from svc_hooks.scheduler import Scheduler
 from tests.hooks.delivery_support import FAR, LOCAL, add, insert_event, running, step
-from tests.support import NOON, make_key, sql
-
-
-@pytest.fixture
-async def db(db_url):
-    database = Database(db_url, pool_size=4)
-    await database.open()
-    sql(db_url, "DELETE FROM webhook_endpoints")  # each test sees only its own endpoints
-    try:
-        yield database
-    finally:
-        await database.close()
-
-
-@pytest.fixture(scope="module")
-def live_account(db_url):
-    name = f"hooks-{secrets.token_hex(3)}"
-    make_key(db_url, "live", account=name)
-    return name
-
-
-@pytest.fixture
-def clock():
-    return Clock(start=NOON)
+from tests.support import sql
 
 
 # -- pausing -----------------------------------------------------------------------------

@@ -15,35 +15,15 @@ import base64
 import datetime as dt
 import secrets
 
-import pytest
 import stripe
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from svc.core.clock import Clock
-from svc.core.db import Database
 from svc.testing.hooks import Received, Receiver, SchedulerWatch
 from svc_hooks import rotation, signing
 from svc_hooks.scheduler import Scheduler
 from tests.hooks.delivery_support import FAR, LOCAL, add, insert_event, running, step
-from tests.support import make_key, sql
-
-
-@pytest.fixture
-async def db(db_url):
-    database = Database(db_url, pool_size=4)
-    await database.open()
-    sql(db_url, "DELETE FROM webhook_endpoints")
-    try:
-        yield database
-    finally:
-        await database.close()
-
-
-@pytest.fixture(scope="module")
-def live_account(db_url):
-    name = f"signatures-{secrets.token_hex(3)}"
-    make_key(db_url, "live", account=name)
-    return name
+from tests.support import sql
 
 
 def near_real_time(before: dt.timedelta) -> Clock:

@@ -95,7 +95,8 @@ async def test_archive_reads_come_from_the_standby_and_counting_from_the_primary
     """With the standby's replay paused, an edition renamed on the primary (the data version
     unchanged, as between imports) still has its old name in /v1/search: the standby answered.
     The key's calls are counted all the same (X-RateLimit-Remaining goes down by one per call,
-    key_usage on the primary holds them): counting never leaves the primary."""
+    key_usage on the primary holds them, as a block of calls claimed there): counting never
+    leaves the primary."""
     client, replica_url = replicated
     key = make_key(db_url, "archive")
     year, edition, name = an_edition(db_url)
@@ -110,7 +111,8 @@ async def test_archive_reads_come_from_the_standby_and_counting_from_the_primary
         assert served("replica") == before + 2
         left = [int(r.headers["X-RateLimit-Remaining"]) for r in (first, second)]
         assert left[1] == left[0] - 1
-        assert on(db_url, "SELECT sum(minute_calls) AS n FROM key_usage")[0]["n"] == counted + 2
+        # the calls come from a block claimed on the primary (svc.access.allowances): counted there
+        assert on(db_url, "SELECT sum(minute_calls) AS n FROM key_usage")[0]["n"] >= counted + 2
     finally:
         on(replica_url, "SELECT pg_wal_replay_resume()")
         on(db_url, "UPDATE search_names SET name = $2 WHERE id = $1", edition, name)

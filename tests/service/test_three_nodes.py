@@ -2,20 +2,23 @@
 each, their own ports) on the module's database, as an operator runs them behind a balancer.
 
 - Exact limits: N+1 calls at once spread over the three answer exactly N.
-- Slots: two streams per key across nodes; a third, on the third node, is refused.
+- Slots: two streams per key across nodes; a third, on the third node, is refused while the two
+  keep flowing.
 - One feed leader: exactly one node plays the world (its log says so, and PostgreSQL shows one
-  holder of the feed's lock); its node killed -9, another takes over within
-  TAKEOVER_WITHIN_S = LOCK_RETRY_S (10 s, how often a standby asks for the lock) + 3 s.
-  Measured on 2 busy cores: 1.4 to 9.6 s (a standby's next try; the lock is free as soon as
-  the dead node's connection closes, which a kill does at once).
-- Webhooks: a node killed -9 while its delivery is in flight (the receiver holds the request
-  open; the claim names the node's worker) -- another node sends it again, same event id, once
-  the claim's lease (SVC_HOOKS_CLAIM_S, 12 s here, the shortest the scheduler takes) has run out;
-  the delivery succeeds and nothing is lost. Measured: 12.5 to 13.5 s after the kill.
+  holder of the feed's lock). Its node killed -9 (the parent and its workers), another takes
+  over within TAKEOVER_WITHIN_S = 13 s: the dead node's connection closes with it, which frees
+  the lock at once, and a standby asks for it every LOCK_RETRY_S (10 s). Measured on 2 busy
+  cores: 7.8 to 8.2 s (where the standbys' asking falls in the test's time line).
+- Webhooks: a delivery the receiver holds open stays with the node whose worker claimed it (the
+  claim names the worker); that node killed -9, another sends it again, same event id, once the
+  claim's lease (SVC_HOOKS_CLAIM_S, 12 s here: the shortest the scheduler takes) has run out --
+  measured 12.0 s after the claim; the delivery succeeds and nothing is lost.
 - Live changes: one score change written once reaches a stream on each of the three nodes.
 
 The nodes are shared by the module; only the last two tests kill one each (the file's order),
-and a test that needs more nodes than are left starts new ones.
+and a test that needs more nodes than are left starts new ones. Measured: 38 s for the module on a
+quiet machine, 55 to 60 s at a load average of 6 on 2 cores (the session's PostgreSQL and template
+world not counted).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 
 import attrs
 import httpx
+import orjson
 import pytest
 import trio
 
@@ -39,7 +43,7 @@ from svc.core.db import Database
 from svc.testing.hooks import Received, Receiver
 from svc.testing.live import Reader
 from svc.testing.serving import serve_process
-from svc.world.feed.feed import FEED_LOCK, LOCK_RETRY_S
+from svc.world.feed.feed import FEED_LOCK
 from svc_hooks.scheduler import LEASE_MIN_S, POLL_S
 from tests.hooks.delivery_support import add, insert_event
 from tests.support import a_score_to_change, change_score, make_key, run, sql
@@ -54,7 +58,8 @@ NODE_ENV = {
     "SVC_POOL_SIZE": "3",  # three nodes on one small test server
 }
 LEADS = "this worker runs the live feed"  # the feed's log line when its worker takes the lock
-TAKEOVER_WITHIN_S = LOCK_RETRY_S + 3.0
+TAKEOVER_WITHIN_S = 13.0  # the promise (README): a standby asks every LOCK_RETRY_S (10 s), + 3 s to spare
+ARRIVES_WITHIN_S = 1.0  # a change on every node's streams: half the hub's 2 s poll (svc_live.hub.POLL_S)
 FEED_LOCK_HOLDERS = (
     "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
@@ -147,11 +152,19 @@ class Nodes:
 
 @pytest.fixture(scope="module")
 def nodes(db_url, tmp_path_factory):
+    # The world's "now" a day ahead: its feed leader holds the lock and waits for the clock instead of
+    # playing the hours since the world's noon at full speed, which at some hours of the day would
+    # finish every match in play that the stream tests change (and cost the module CPU). Who leads,
+    # and who takes over, is the same either way.
+    ahead = dt.datetime.now(dt.UTC) + dt.timedelta(days=1)
+    sql(db_url, "UPDATE world_meta SET value = $1 WHERE key = 'now'", ahead.isoformat())
     with ExitStack() as stack:
         started = Nodes(db_url, tmp_path_factory.mktemp("nodes"), stack)
         for _ in range(3):  # all three start at once; each test waits until they answer
             started.start()
         yield started
+        for node in started.alive:  # a graceful stop is tested elsewhere (test_supervisor): seconds saved
+            node.kill()
 
 
 def http() -> httpx.AsyncClient:
@@ -178,16 +191,19 @@ async def streaming(nursery: trio.Nursery, client: httpx.AsyncClient, base: str,
     return reader
 
 
-async def seen(reader: Reader, event_id: str, within: float, games: list[int] | None = None) -> None:
+async def seen(reader: Reader, event_id: str, within: float, games: list[int] | None = None) -> float:
+    """When (Trio's clock) the stream received the match `event_id` (with `games` as its game in play)."""
+
     def matches(event) -> bool:
         if event.event != "match" or event.json()["id"] != event_id:
             return False
         return games is None or event.json()["games"][-1] == games
 
     with trio.fail_after(within):
-        while not any(matches(e) for _, e in reader.events):
+        while not (arrived := [t for t, e in reader.events if matches(e)]):
             assert not reader.closed.is_set(), "the stream ended"
-            await trio.sleep(0.05)
+            await trio.sleep(0.02)
+    return arrived[0]
 
 
 async def write_score(db_url: str) -> tuple[str, list[int]]:
@@ -198,10 +214,10 @@ async def write_score(db_url: str) -> tuple[str, list[int]]:
 
 
 # -- exact limits --------------------------------------------------------------------------
-async def test_n_plus_one_calls_over_three_nodes_answer_exactly_n(nodes, db_url):
-    n = 30
-    key = make_key(db_url, "archive")  # 60 a minute, 5,000 a day: the day's allowance decides
-    # exactly n of the day's calls left: a minute boundary during the test cannot change the count
+def key_with_calls_left(db_url: str, left: int) -> str:
+    """An Archive key (60 a minute, 5,000 a day) with exactly `left` of the day's calls left: the day's
+    allowance decides, and a minute boundary during the test cannot change the count."""
+    key = make_key(db_url, "archive")
     today = dt.datetime.now(dt.UTC).date()
     sql(
         db_url,
@@ -210,23 +226,34 @@ async def test_n_plus_one_calls_over_three_nodes_answer_exactly_n(nodes, db_url)
         svc_keys.key_hash(key),
         today,
         today.replace(day=1),
-        n,
+        left,
     )
-    answers: list[httpx.Response] = []
+    return key
+
+
+async def test_n_plus_one_calls_over_three_nodes_answer_exactly_n(nodes, db_url):
+    n = 30
     async with http() as client:
         up = (await nodes.at_least(3, client))[:3]
+        # Three bursts, a fresh key each: whether the nodes' counting statements meet in the database
+        # is down to timing, and a count that is not exact shows in most bursts (7 of 8, counted
+        # without the row lock), not in every one.
+        for _ in range(3):
+            key = key_with_calls_left(db_url, n)
+            answers: list[httpx.Response] = []
 
-        async def call(base: str) -> None:
-            answers.append(await client.get(f"{base}/v1/series", headers={"X-API-Key": key}))
+            async def call(base: str, key: str = key, answers: list[httpx.Response] = answers) -> None:
+                answers.append(await client.get(f"{base}/v1/series", headers={"X-API-Key": key}))
 
-        async with trio.open_nursery() as nursery:
-            for i in range(n + 1):
-                nursery.start_soon(call, up[i % 3].base)
-    assert sorted(r.status_code for r in answers) == [200] * n + [429]
-    refused = next(r for r in answers if r.status_code == 429)
-    assert refused.json()["error"]["code"] == "quota_exceeded"
-    assert int(refused.headers["Retry-After"]) > 0
-    assert sorted(int(r.headers["X-Quota-Remaining"]) for r in answers if r.status_code == 200) == list(range(n))
+            async with trio.open_nursery() as nursery:
+                for i in range(n + 1):
+                    nursery.start_soon(call, up[i % 3].base)
+            assert sorted(r.status_code for r in answers) == [200] * n + [429]
+            refused = next(r for r in answers if r.status_code == 429)
+            assert refused.json()["error"]["code"] == "quota_exceeded"
+            assert int(refused.headers["Retry-After"]) > 0
+            remaining = sorted(int(r.headers["X-Quota-Remaining"]) for r in answers if r.status_code == 200)
+            assert remaining == list(range(n))
 
 
 # -- stream slots ----------------------------------------------------------------------------
@@ -238,11 +265,12 @@ async def test_two_streams_per_key_across_nodes_and_a_third_refused(nodes, db_ur
         async with trio.open_nursery() as nursery:
             one = await streaming(nursery, client, first.base, key, event_id)
             two = await streaming(nursery, client, second.base, key, event_id)
-            refused = await client.get(f"{third.base}/v1/live/stream", headers={"Authorization": f"Bearer {key}"})
-            assert refused.status_code == 429
-            assert refused.headers["content-type"].startswith("application/json")
-            assert refused.json()["error"]["code"] == "too_many_streams"
-            assert int(refused.headers["Retry-After"]) >= 1
+            url, auth = f"{third.base}/v1/live/stream", {"Authorization": f"Bearer {key}"}
+            async with client.stream("GET", url, headers=auth) as refused:  # a stream let through never ends
+                assert refused.status_code == 429
+                assert refused.headers["content-type"].startswith("application/json")
+                assert orjson.loads(await refused.aread())["error"]["code"] == "too_many_streams"
+                assert int(refused.headers["Retry-After"]) >= 1
             # the two keep flowing: a change reaches both
             changed, games = await write_score(db_url)
             assert changed == event_id
@@ -259,10 +287,12 @@ async def test_a_change_written_once_reaches_a_stream_on_every_node(nodes, db_ur
         up = (await nodes.at_least(3, client))[:3]
         async with trio.open_nursery() as nursery:
             readers = [await streaming(nursery, client, node.base, keys[i % 2], event_id) for i, node in enumerate(up)]
-            changed, games = await write_score(db_url)
+            writing = trio.current_time()
+            changed, games = await write_score(db_url)  # connect, write, commit (its NOTIFY), close
             assert changed == event_id
-            for reader in readers:
-                await seen(reader, event_id, within=5, games=games)
+            late = [await seen(reader, event_id, within=5, games=games) - writing for reader in readers]
+            # at once, through the NOTIFY every node's hub listens for -- not its poll of the log
+            assert max(late) < ARRIVES_WITHIN_S, f"the change reached the nodes after {late} s"
             nursery.cancel_scope.cancel()
 
 

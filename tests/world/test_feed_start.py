@@ -48,12 +48,14 @@ def test_as_of_on_the_command_line_is_a_day_or_a_moment():
 
 async def test_a_feed_started_before_the_worlds_now_waits_for_the_clock(db_url, mock_clock, monkeypatch):
     monkeypatch.setenv("SVC_LIVE_SPEED", "1")
-    clock = Clock(start=NOON - dt.timedelta(hours=1))  # the world (now = noon) is an hour ahead
+    # the world (now = noon) is ten minutes ahead: each virtual second the app waits costs real
+    # milliseconds (the mock clock jumps after 20 ms idle), so a longer lead only costs time
+    clock = Clock(start=NOON - dt.timedelta(minutes=10))
     clock.now()  # anchored now: the feed's start-up (threads let the mock clock jump) counts from here
     changes_before = sql(db_url, "SELECT count(*) AS n FROM live_changes")[0]["n"]
     async with running_app(db_url, clock, [feed_component], mock_clock=mock_clock) as (app, _):
         feed = supervisor_of(app).handle("feed")
-        while clock.now() < NOON - dt.timedelta(minutes=5):  # until just before the world's now
+        while clock.now() < NOON - dt.timedelta(minutes=1):  # until just before the world's now
             await trio.sleep(60)
             assert feed.position is None or feed.position <= clock.now()
         assert feed.playing

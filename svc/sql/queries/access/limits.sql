@@ -50,3 +50,24 @@ UPDATE key_usage SET
     month_calls = CASE WHEN month = :month THEN greatest(month_calls - 1, 0) ELSE month_calls END
 WHERE key_id = :key_id
 RETURNING minute_calls, day_calls, month_calls;
+
+-- name: claim-calls
+-- A block of calls for one key, counted at once (claim_calls, svc/sql/schema/660_call_blocks.sql),
+-- the worker's previous block of the key given back in the same round trip.
+SELECT * FROM claim_calls(:key_hash, :need_rank, :minute, :day, :month, :want, :share, :holder, :lease_s,
+                          :old_block, :returned);
+
+-- name: give-back-calls
+-- Blocks given back with what each did not use; returns how many were still held.
+SELECT give_back_calls(:blocks::bigint[], :unused::int[]);
+
+-- name: note-unused-calls
+-- What blocks still held still hold unused, as their worker last counted: what the sweep gives
+-- back should the worker die.
+UPDATE call_blocks b SET unused = n.unused
+FROM unnest(:blocks::bigint[], :unused::int[]) AS n(id, unused)
+WHERE b.id = n.id;
+
+-- name: sweep-call-blocks
+-- Blocks whose lease ended give back what they held unused; returns how many.
+SELECT sweep_call_blocks();

@@ -1,0 +1,113 @@
+"""The independent comparison: wrk (a C load generator, not our Python one) against one worker of
+the service and a bare Hypercorn-trio worker serving the very bytes of the service's answer,
+8 connections, each request with the next of 100 rotating Live keys, interleaved: bare, cached,
+uncached, twice.
+
+    .venv/bin/python -m ops.bench.wrk [--seconds 5] [--connections 8]
+
+Needs wrk on the PATH (Debian's `wrk`). Prints a Markdown table and saves it under ops/bench/out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ops.bench.__main__ import lift_limits, prepare_varied, publish, restore, wait_up
+from ops.bench.goals import save_answer, start_bare
+from svc.core.settings import Settings
+from svc.testing.serving import free_port, serve_process
+
+PATH = "/v1/countries"
+KEYS = 100
+ROTATE = """
+keys = {%s}
+i = 0
+request = function()
+  i = i %% #keys + 1
+  return wrk.format("GET", "%s", {["Authorization"] = "Bearer " .. keys[i]})
+end
+"""
+
+
+def wrk(port: int, script: Path, connections: int, seconds: float) -> float:
+    """Requests per second wrk measured; non-2xx answers fail the run."""
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "-s", str(script), f"http://127.0.0.1:{port}{PATH}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    if "Non-2xx" in out:
+        raise SystemExit(f"wrk saw answers other than 200:\n{out}")
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(prog="python -m ops.bench.wrk")
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--connections", type=int, default=8)
+    args = ap.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed (Debian: apt install wrk)")
+    settings = Settings.from_env()
+    from svc.core import pgserver
+
+    url = settings.database_url or pgserver.start(settings.home)
+    keys, _ = asyncio.run(prepare_varied(url, KEYS, 1))
+    rates: dict[str, list[float]] = {"bare": [], "cached": [], "uncached": []}
+    body_size = 0
+    try:  # the bench's keys removed once the servers have stopped (they may be giving calls back)
+        with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+            script = Path(tmp) / "rotate.lua"
+            script.write_text(ROTATE % (", ".join(f'"{k}"' for k in keys), PATH))
+            ports = {"cached": free_port(), "uncached": free_port(), "bare": free_port()}
+            for name, cache in (("cached", "1"), ("uncached", "0")):
+                stack.enter_context(
+                    serve_process(url, settings.home, "--workers", "1", port=ports[name], SVC_CACHE=cache)
+                )
+            for name in ("cached", "uncached"):
+                wait_up(ports[name], "/v1/openapi.json")
+            asyncio.run(lift_limits(url))
+            body = Path(tmp) / "body.json"
+            body_size = save_answer(ports["cached"], PATH, keys[0], body)
+            bare = start_bare(ports["bare"], 1, body)
+            stack.callback(bare.wait, timeout=15)
+            stack.callback(bare.terminate)
+            wait_up(ports["bare"], "/")
+            for name in rates:  # warm: blocks claimed, answers cached
+                wrk(ports[name], script, args.connections, 1)
+            for run in (1, 2):
+                for name in rates:
+                    rates[name].append(wrk(ports[name], script, args.connections, args.seconds))
+                    print(f"run {run} {name}: {rates[name][-1]:.0f} req/s", file=sys.stderr, flush=True)
+    finally:
+        asyncio.run(restore(url))
+    stamp = dt.datetime.now(dt.UTC)
+    lines = [
+        f"# ops/bench/wrk {stamp:%Y-%m-%d %H:%M} UTC",
+        "",
+        f"wrk -t1 -c{args.connections}, {args.seconds:g} s each, {KEYS} rotating Live keys, `{PATH}` "
+        f"({body_size} bytes); bare Hypercorn-trio serves the same bytes. One worker each, interleaved.",
+        "",
+        "| | run 1 | run 2 | × bare, run 1 / run 2 |",
+        "|---|---|---|---|",
+    ]
+    for name in rates:
+        r = rates[name]
+        ratio = " / ".join(f"{v / b:.2f}" for v, b in zip(r, rates["bare"], strict=True))
+        lines.append(f"| {name} | {r[0]:.0f} req/s | {r[1]:.0f} req/s | {ratio} |")
+    publish(lines, "wrk", stamp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
