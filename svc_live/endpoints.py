@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime as dt
 
 import attrs
-from quart import current_app, request
 
 from svc.core.errors import ApiError
 from svc.core.sqlfiles import Q
 from svc.web.endpoint import Answer, Call, endpoint
 from svc.web.live_records import LiveMatch, live_from_row
 from svc.web.params import discipline_param
+from svc.web.responses import Streamed
 from svc_live.components import hub_of
 from svc_live.stream import open_stream
 
@@ -87,12 +87,17 @@ def _utc(at: dt.datetime) -> str:
     description=STREAM_DOC,
     media_type="text/event-stream",
 )
-async def live_stream(call: Call):
-    hub = hub_of(current_app)  # handed over by svc.assembly each time the hub starts
+async def live_stream(call: Call) -> Streamed:
+    hub = hub_of(call.app)  # handed over by svc.assembly each time the hub starts
     if hub is None:  # this process runs without the hub (a test app, a tool)
         raise ApiError(
             "unavailable", "the live stream is not running in this process; retry shortly", headers={"Retry-After": "2"}
         )
     return await open_stream(
-        hub, hub.slots, call.db, call.caller.key_id, call.p.discipline, request.headers.get("Last-Event-ID")
+        hub, hub.slots, call.db, call.caller.key_id, call.p.discipline, _header(call, "Last-Event-ID")
     )
+
+
+def _header(call: Call, name: str) -> str | None:
+    values = call.headers.getlist(name) if call.headers is not None else []
+    return values[0] if values else None

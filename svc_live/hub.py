@@ -1,5 +1,5 @@
 """The live hub: one per worker. It LISTENs for new changes, reads them from the change log
-once, and hands each to every subscriber's own bounded channel. A subscriber whose channel
+once, and hands each to every subscriber's own bounded inbox. A subscriber whose inbox
 is full is dropped at once (its stream ends; it resumes by Last-Event-ID) so that no
 subscriber ever waits for another.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import functools
+import heapq
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -28,7 +29,7 @@ import trio
 from svc.changelog import changes
 from svc.changelog.changes import CHANNEL
 from svc.changelog.listen import listening
-from svc.core import metrics
+from svc.core import heap, metrics
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable, DedicatedConnection
 from svc.core.errors import ApiError
@@ -47,6 +48,8 @@ RECONNECT_S = 2.0  # wait before listening again after the LISTEN connection bro
 RECENT = 1024  # changes kept in memory: a snapshot plus those after it is a new stream's start
 SNAPSHOT_CHANGES = 200  # a snapshot is taken afresh once this many changes came after it...
 SNAPSHOT_S = 5.0  # ...or it is this old
+HEARTBEAT_S = 15  # interface.md: a heartbeat every 15 seconds (each subscriber's on_beat)
+BEAT_EARLY_S = 0.25  # beats due this soon are called with those due now: one wake-up for many streams
 
 
 @attrs.frozen
@@ -79,17 +82,67 @@ class Snapshot:
     matches: list[tuple[str, bytes]]  # (discipline, SSE message)
 
 
-class Subscriber:
-    """One stream's inbox. `on_end(reason)` runs (synchronously) when the hub ends it: `behind` (it
-    fell SUBSCRIBER_BUFFER changes behind) or `shutdown` (the worker stops)."""
+def _ignore(*_: object) -> None:
+    """What an ended subscriber does when called back: nothing (it keeps no stream alive)."""
 
-    def __init__(self, discipline: str | None, on_end: Callable[[str], None]) -> None:
+
+class Subscriber:
+    """One stream's inbox: the messages the hub put there for it (changes as SSE messages,
+    heartbeats), at most SUBSCRIBER_BUFFER; the stream's task waits for them (`take`). Smaller
+    than a memory channel (a deque and two dicts each) and woken the same way. The hub calls back
+    `on_end(reason)` (synchronously) when it ends it: `behind` (it fell SUBSCRIBER_BUFFER changes
+    behind) or `shutdown` (the worker stops); and `on_beat()` every HEARTBEAT_S from its start."""
+
+    __slots__ = ("discipline", "on_end", "on_beat", "closed", "_items", "_waiting")
+
+    def __init__(self, discipline: str | None, on_end: Callable[[str], None], on_beat: Callable[[], None]) -> None:
         self.discipline = discipline
         self.on_end = on_end
-        self.send, self.receive = trio.open_memory_channel[Change](SUBSCRIBER_BUFFER)
+        self.on_beat = on_beat
+        self.closed = False
+        self._items: list[bytes] = []
+        self._waiting: trio.lowlevel.Task | None = None
 
     def wants(self, change: Change) -> bool:
         return self.discipline is None or self.discipline == change.discipline
+
+    def put(self, wire: bytes) -> bool:
+        """Adds a message; False when the inbox is full (nothing added). An ended inbox takes
+        everything and keeps nothing."""
+        if self.closed:
+            return True
+        if len(self._items) >= SUBSCRIBER_BUFFER:
+            return False
+        self._items.append(wire)
+        self._wake()
+        return True
+
+    def close(self) -> None:
+        """No more messages: `take` answers None (what was waiting is dropped), and the callbacks,
+        which hold the stream, are let go."""
+        self.closed = True
+        self._items = []
+        self.on_end = self.on_beat = _ignore
+        self._wake()
+
+    async def take(self) -> list[bytes] | None:
+        """Every message waiting, once there is one; None once the inbox is closed."""
+        if not self._items and not self.closed:
+            self._waiting = trio.lowlevel.current_task()
+            await trio.lowlevel.wait_task_rescheduled(self._abort)
+        if self.closed:
+            return None
+        items, self._items = self._items, []
+        return items
+
+    def _wake(self) -> None:
+        if self._waiting is not None:
+            trio.lowlevel.reschedule(self._waiting)
+            self._waiting = None
+
+    def _abort(self, _: object) -> trio.lowlevel.Abort:
+        self._waiting = None
+        return trio.lowlevel.Abort.SUCCEEDED
 
 
 @attrs.frozen
@@ -110,6 +163,10 @@ class Hub:
         self._leases: dict[str, Callable[[], None]] = {}  # holder -> what to do when its lease was lost
         self.last_seq = 0
         self.subscribers: set[Subscriber] = set()
+        # when each subscriber's next beat is due (trio time), earliest first; an ended one is skipped
+        self._beats: list[tuple[float, int, Subscriber]] = []
+        self._beats_added = 0  # subscribers ever added: keeps equal times in the order they came
+        self._beats_resumed = trio.Event()  # the first subscriber after none
         self._nursery: trio.Nursery | None = None  # where slots of ended streams are released, while it runs
         self.dropped = 0  # subscribers dropped for falling behind (for logs and tests)
         self.closing = False  # the worker is stopping: no new stream
@@ -134,25 +191,34 @@ class Hub:
             return await read(conn)
 
     # -- subscribers -------------------------------------------------------------
-    def subscribe(self, discipline: str | None, on_end: Callable[[str], None]) -> tuple[Subscriber, int]:
-        """A new subscriber and the seq it starts after: it receives every change newer than that."""
+    def subscribe(
+        self, discipline: str | None, on_end: Callable[[str], None], on_beat: Callable[[], None] = _ignore
+    ) -> tuple[Subscriber, int]:
+        """A new subscriber and the seq it starts after: it receives every change newer than that,
+        and `on_beat()` every HEARTBEAT_S from now."""
         if self.closing:
             raise ApiError(
                 "unavailable",
                 "this server is stopping; reconnect (with Last-Event-ID) and another server or worker answers",
                 headers={"Retry-After": "1"},
             )
-        sub = Subscriber(discipline, on_end)
+        sub = Subscriber(discipline, on_end, on_beat)
         self.subscribers.add(sub)
+        # Never earlier than a beat already due (each was set at most HEARTBEAT_S after a past
+        # moment), so the beating task, asleep until the earliest, need not be woken.
+        self._beats_added += 1
+        heapq.heappush(self._beats, (trio.current_time() + HEARTBEAT_S, self._beats_added, sub))
+        self._beats_resumed.set()
         return sub, self.last_seq
 
     def unsubscribe(self, sub: Subscriber) -> None:
         self.subscribers.discard(sub)
-        sub.send.close()
+        sub.close()
 
     def _end(self, sub: Subscriber, reason: str) -> None:
+        on_end = sub.on_end  # closing lets it go
         self.unsubscribe(sub)
-        sub.on_end(reason)
+        on_end(reason)
 
     async def end_streams(self, within_s: float) -> None:
         """The worker is stopping: every stream ends with `end` (reason `shutdown`) and new ones
@@ -167,6 +233,7 @@ class Hub:
 
     def stream_opened(self) -> None:
         self.streams_open += 1
+        heap.survivors_opened(1)  # a stream lives ~5 minutes: frozen with the others (svc/core/heap.py)
 
     def stream_closed(self) -> None:
         self.streams_open -= 1
@@ -176,15 +243,12 @@ class Hub:
         for sub in list(self.subscribers):
             if not sub.wants(change):
                 continue
-            try:
-                sub.send.send_nowait(change)
+            if sub.put(change.wire):
                 metrics.FANNED.inc()
-            except trio.WouldBlock:
+            else:
                 log.info("dropped a live subscriber that fell %d changes behind", SUBSCRIBER_BUFFER)
                 self.dropped += 1
                 self._end(sub, "behind")
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self.subscribers.discard(sub)
         if len(self.recent) == RECENT:
             self._recent_from = self.recent[0].seq
         self.recent.append(change)
@@ -254,6 +318,24 @@ class Hub:
         ]
         return out
 
+    async def _beat(self) -> None:
+        """Every subscriber's beats, from this one task: what each beat sends (a heartbeat, or the
+        end after ~5 minutes) is the stream's (`on_beat`), the timer is the hub's, so an idle stream
+        holds no timer of its own and a second's beats cost one wake-up."""
+        while True:
+            if not self._beats:
+                self._beats_resumed = trio.Event()
+                await self._beats_resumed.wait()
+                continue
+            await trio.sleep_until(self._beats[0][0])
+            until = trio.current_time() + BEAT_EARLY_S
+            while self._beats and self._beats[0][0] <= until:
+                due, added, sub = heapq.heappop(self._beats)
+                if sub.closed:
+                    continue
+                heapq.heappush(self._beats, (due + HEARTBEAT_S, added, sub))
+                sub.on_beat()
+
     # -- the log -------------------------------------------------------------------
     def _notified(self, _payload: str) -> None:
         self._wake.set()
@@ -280,15 +362,15 @@ class Hub:
                 continue
             try:
                 expires_at = self.slots.expiry()
-                kept = {
+                lost = [
                     r["holder"]
                     for r in await self._on_own(functools.partial(self.slots.renew_many, holders, expires_at))
-                }
+                ]
             except DatabaseUnavailable as exc:
                 log.warning("could not renew stream leases (%s); retrying", exc)
                 continue
-            for holder in holders:
-                if holder not in kept and holder in self._leases:
+            for holder in lost:
+                if holder in self._leases:
                     log.warning("a stream lost its slot lease; ending it")
                     self._leases.pop(holder)()
 
@@ -307,6 +389,7 @@ class Hub:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._renew_leases)
+            nursery.start_soon(self._beat)
             while True:
                 try:
                     self._lost = False

@@ -9,6 +9,7 @@ claim, so a slot is free again within LEASE_S.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import socket
 import time
@@ -22,16 +23,19 @@ from svc.core.db import Database, DedicatedConnection
 from svc.core.sqlfiles import Q
 from svc.core.sqlrun import Connection, Tx
 
-MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key
+MAX_STREAMS = 2  # interface.md, Limits: concurrent live streams, 2 per key (live-slot-take tries two)
 LEASE_S = 12  # a dead holder's slot is free again after at most this long
 RENEW_S = 4  # renewed three times per lease: one slow renewal never loses the slot;
 # the hub renews all of its worker's leases in one statement
-_WORKER = f"{socket.gethostname()}:{os.getpid()}"
+# this process (a random part: a later process may have the same pid while an old lease lasts)
+_WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+_streams = itertools.count(1)
 
 
 def new_holder() -> str:
-    """A name for one stream's lease: which worker holds it, and which of its streams."""
-    return f"{_WORKER}:{uuid.uuid4().hex[:12]}"
+    """A name for one stream's lease: which worker holds it, and which of its streams (counted:
+    a uuid4 each, read from the system's random source, was 1.5 % of a worker opening streams)."""
+    return f"{_WORKER}:{next(_streams)}"
 
 
 class Slots:
@@ -44,7 +48,7 @@ class Slots:
 
     async def claim(self, key_id: int, holder: str) -> int | None:
         """A slot for this stream, or None when MAX_STREAMS unexpired leases are held.
-        One statement per slot tried, each atomic (svc/sql/queries/live/slots.sql, live-slot-take).
+        One statement, atomic per slot (svc/sql/queries/live/slots.sql, live-slot-take).
 
         The times are moved on by however long the claim waited for a pooled connection:
         when thousands of clients connect at once that wait can pass LEASE_S, and a lease
@@ -53,22 +57,12 @@ class Slots:
         now, expires = self.clock.now(), self.expiry()
         asked = time.monotonic()
 
-        async def work(conn: Connection) -> int | None:  # database side, each statement atomic alone
+        async def work(conn: Connection) -> int | None:  # database side, atomic per slot
             waited = dt.timedelta(seconds=time.monotonic() - asked)
-            for slot in range(1, MAX_STREAMS + 1):
-                if (
-                    await Tx(conn).fetchval(
-                        Q.live.slot_take,
-                        key_id=key_id,
-                        slot=slot,
-                        holder=holder,
-                        expires_at=expires + waited,
-                        now=now + waited,
-                    )
-                    is not None
-                ):
-                    return slot
-            return None
+            slot: int | None = await Tx(conn).fetchval(
+                Q.live.slot_take, key_id=key_id, holder=holder, expires_at=expires + waited, now=now + waited
+            )
+            return slot
 
         slot = await self.db.run(work)
         if slot is not None:
@@ -91,7 +85,7 @@ class Slots:
     async def renew_many(
         self, holders: list[str], expires_at: dt.datetime, own: DedicatedConnection | None = None
     ) -> list[asyncpg.Record]:
-        """Renew the leases of `holders` in one statement; the rows of those still held (holder).
+        """Renew the leases of `holders` in one statement; the rows (holder) of those no longer held.
         On `own` (the hub's own connection) when given, else through the pool."""
         via = self.db if own is None else own
         return await via.fetch(Q.live.slot_renew_many, holders=holders, expires_at=expires_at)

@@ -5,9 +5,10 @@ that waits for the next change or the next heartbeat, whichever comes first, and
 No task, nursery or channel of its own (each costs memory and collector work per stream, as
 ops/bench/layers.py measures). It ends after
 ~5 minutes, when the hub drops it (fell behind, or the slot's lease was lost: the hub closes
-its inbox), or when the client goes away (Quart cancels the body). The slot is released
+its inbox), or when the client goes away (`client_gone`, from the layer sending it: svc.web.streaming;
+under Quart, Quart cancels the body). The slot is released
 before the goodbye is sent, so a client may reconnect at once, and even when the goodbye
-waits on a client that stopped reading.
+waits on a client that stopped reading; to a client gone there is no goodbye.
 
 What the stream holds it holds through the hub's API: its subscription (the hub ends it by
 `on_end`), its slot's lease (renewed by the hub, `on_lost` when another stream took it) and the
@@ -21,18 +22,17 @@ from collections.abc import AsyncIterator
 
 import orjson
 import trio
-from quart import Response
 
 from svc.changelog import changes
 from svc.core import metrics
 from svc.core.db import Database
 from svc.core.errors import ApiError
+from svc.web.responses import Streamed
 from svc_live import sse
-from svc_live.hub import Change, Hub, Lease, Subscriber
+from svc_live.hub import HEARTBEAT_S, Hub, Lease, Subscriber
 from svc_live.slots import Slots, new_holder
 
 STREAM_S = 300  # interface.md: a connection lasts about 5 minutes and counts as one call
-HEARTBEAT_S = 15  # interface.md: a heartbeat every 15 seconds
 REPLAY_S = 600  # Last-Event-ID resumes from the last 10 minutes of changes (two connections' worth)
 REPLAY_MAX = 5000  # ...and at most this many changes; further behind, the client gets a fresh start
 
@@ -60,17 +60,53 @@ async def _missed(db: Database, hub: Hub, discipline: str | None, after: int | N
     return [sse.message("match", r["data"], r["seq"]) for r in rows]
 
 
+HEADERS = [
+    ("Cache-Control", "no-cache"),
+    ("X-Accel-Buffering", "no"),
+    ("Content-Type", "text/event-stream; charset=utf-8"),
+]
+
+
 class Session:
+    """One stream: what it holds, and its body (svc.web.responses.StreamBody)."""
+
+    __slots__ = ("hub", "lease", "sub", "first", "end_reason", "beats", "released", "__weakref__")
+
     def __init__(self, hub: Hub, lease: Lease) -> None:
         self.hub, self.lease = hub, lease
         self.sub: Subscriber | None = None
-        self.end_reason = "time"
+        self.first: list[bytes] = []  # the messages it starts with
+        self.end_reason: str | None = None  # why it ends, once it does (the `end` event's reason)
+        self.beats = 0
         self.released = False
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        first, self.first = self.first, []
+        return self.body(first)
+
+    def _stop(self, reason: str) -> None:
+        """The stream ends for `reason` (the first one given): its inbox closes, the body finishes."""
+        self.end_reason = self.end_reason or reason
+        if self.sub is not None:
+            self.hub.unsubscribe(self.sub)
+
+    def beat(self) -> None:
+        """Every HEARTBEAT_S (the hub's beat): a heartbeat, or, once STREAM_S are up, the end."""
+        self.beats += 1
+        if self.beats * HEARTBEAT_S >= STREAM_S:
+            self._stop("time")
+        elif self.sub is not None:
+            at = orjson.dumps({"at": self.hub.now().isoformat().replace("+00:00", "Z")}).decode()
+            self.sub.put(sse.message("heartbeat", at))
+
+    def client_gone(self) -> None:
+        """The client went away: the body ends without a goodbye, giving back what it holds."""
+        self._stop("gone")
 
     def ended(self, reason: str) -> None:
         """The hub ended the subscriber (it fell behind, or the worker stops) and closed its inbox.
         The slot is released now: the body may be waiting on a client that stopped reading."""
-        self.end_reason = reason
+        self.end_reason = self.end_reason or reason
         self.hub.give_back_lease(self.lease)
         if not self.released:
             self.released = self.hub.release_soon(self.lease)
@@ -78,9 +114,7 @@ class Session:
     def lease_lost(self) -> None:
         """The hub found the slot's lease taken over: the stream ends (the slot is no longer ours; the
         release at the end matches our holder only, so it leaves the new one's lease alone)."""
-        self.end_reason = "slot_lost"
-        if self.sub is not None:
-            self.hub.unsubscribe(self.sub)
+        self._stop("slot_lost")
 
     async def _end(self) -> None:
         """Everything the stream held, given back (the slot last, shielded: the body may be cancelled)."""
@@ -88,6 +122,9 @@ class Session:
         self.hub.give_back_lease(self.lease)
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
+        if not self.released and self.end_reason == "gone":
+            # no goodbye waits on the release: made beside (the hub's nursery), the stream goes at once
+            self.released = self.hub.release_soon(self.lease)
         if not self.released:
             self.released = True
             await self.hub.release(self.lease)
@@ -102,43 +139,35 @@ class Session:
         try:
             for chunk in first:
                 yield chunk
+            del first  # the generator's frame lives as long as the stream
             assert self.sub is not None
-            now = trio.current_time()
-            deadline, beat_at = now + STREAM_S, now + HEARTBEAT_S
-            while self.end_reason == "time":
-                change: Change | None = None
-                with trio.move_on_at(min(deadline, beat_at)):
-                    try:
-                        change = await self.sub.receive.receive()
-                    except trio.EndOfChannel:  # dropped, lease lost, or the hub stopped
-                        break
-                if self.end_reason != "time":  # dropped while a change was waiting: no more of them
-                    break
-                if change is not None:
-                    yield change.wire
-                elif trio.current_time() >= deadline:
-                    break
-                else:
-                    beat_at += HEARTBEAT_S
-                    at = orjson.dumps({"at": self.hub.now().isoformat().replace("+00:00", "Z")}).decode()
-                    yield sse.message("heartbeat", at)
+            # changes and heartbeats as they come, until the inbox closes (the time is up, the hub
+            # dropped it, the lease was lost, the client went away, the hub stopped)
+            while (messages := await self.sub.take()) is not None:
+                for wire in messages:
+                    yield wire
             ended = True
             await self._end()
-            yield self._end_message()
+            if self.end_reason != "gone":
+                yield self._end_message()
         finally:
-            self.hub.stream_closed()  # the goodbye, if any, has been sent: the server asked for more
-            if not ended:  # the client went away (cancelled) or the body failed
-                await self._end()
+            try:
+                self.hub.stream_closed()  # the goodbye, if any, has been sent: the server asked for more
+                if not ended:  # the client went away (cancelled) or the body failed
+                    await self._end()
+            finally:
+                # The subscriber refers back to this session (its on_end): without the cycle the
+                # stream is freed by reference counting, also once frozen (svc/core/heap.py).
+                self.sub = None
 
     def _end_message(self) -> bytes:
-        return sse.message(
-            "end", orjson.dumps({"reason": self.end_reason, "reconnect_after_ms": sse.RETRY_MS}).decode()
-        )
+        reason = self.end_reason or "time"
+        return sse.message("end", orjson.dumps({"reason": reason, "reconnect_after_ms": sse.RETRY_MS}).decode())
 
 
 async def open_stream(
     hub: Hub, slots: Slots, db: Database, key_id: int, discipline: str | None, last_event_id: str | None
-) -> Response:
+) -> Streamed:
     """The streaming response, or ApiError too_many_streams (429) when both slots are held. The
     replay of what a reconnecting client missed is read through `db` (the request's pool)."""
     holder = new_holder()
@@ -152,7 +181,7 @@ async def open_stream(
         )
     session = Session(hub, Lease(key_id, slot, holder))
     try:
-        session.sub, upto = hub.subscribe(discipline, session.ended)
+        session.sub, upto = hub.subscribe(discipline, session.ended, session.beat)
         missed = await _missed(db, hub, discipline, _last_event_id(last_event_id), upto)
         first = missed if missed is not None else await hub.in_play(discipline, upto)
     except BaseException:
@@ -161,11 +190,6 @@ async def open_stream(
         with trio.CancelScope(shield=True):
             await slots.release(key_id, slot, holder)
         raise
-    response = Response(
-        session.body([sse.preamble(), *first]),
-        status=200,
-        content_type="text/event-stream; charset=utf-8",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-    response.timeout = None  # Quart's RESPONSE_TIMEOUT (60 s) would cut the ~5-minute stream
-    return response
+    # one chunk: every match in play goes out in one send (one write) rather than one each
+    session.first = [b"".join([sse.preamble(), *first])]
+    return Streamed(200, HEADERS, session)

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
+import trio
 
 from svc.access import keys as svc_keys
 from svc.core.clock import Clock
@@ -186,3 +187,58 @@ async def change_score(db_url: str, match_id: str, g1: list[int], g2: list[int])
             await publish(Tx(conn), match_id, "score", await conn.fetchval("SELECT now()"))
     finally:
         await conn.close()
+
+
+def http_scope(path: str, headers: dict[str, str]) -> dict:
+    """The ASGI scope of a GET as Hypercorn makes it (`path` may carry a query string), for a test
+    that calls an app's ASGI entry itself to see its answer as sent."""
+    path, _, query = path.partition("?")
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [(b"host", b"localhost"), *((k.lower().encode(), v.encode()) for k, v in headers.items())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+        "extensions": {},
+    }
+
+
+def receive_then_disconnect(gone: trio.Event | None = None):
+    """An ASGI `receive`: the (empty) request once, then `http.disconnect` once `gone` is set
+    (never, without one: the client stays)."""
+    asked = False
+
+    async def receive() -> dict:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        if gone is None:
+            await trio.sleep_forever()
+        else:
+            await gone.wait()
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def use_calls_today(db_url: str, key: str, used: int) -> None:
+    """Sets `key`'s count of today's (and this month's) calls to `used`: what a test of a daily
+    limit starts from, so that a minute boundary during it cannot change the count."""
+    today = dt.datetime.now(dt.UTC).date()
+    sql(
+        db_url,
+        "UPDATE key_usage SET day = $2, day_calls = $4, month = $3, month_calls = $4 "
+        "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
+        svc_keys.key_hash(key),
+        today,
+        today.replace(day=1),
+        used,
+    )

@@ -146,19 +146,7 @@ STATS_FLUSH_S = 11.0  # PostgreSQL's backends report their counts when idle with
 
 def transactions(url: str) -> int:
     """Transactions of the database so far (every statement outside a transaction is one)."""
-
-    async def read() -> int:
-        conn = await connect_asyncio(url)
-        try:
-            return int(
-                await conn.fetchval(
-                    "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()"
-                )
-            )
-        finally:
-            await conn.close()
-
-    return asyncio.run(read())
+    return asyncio.run(stream.db_transactions(url))
 
 
 def count_statements(url: str, home: Path, embedded: bool) -> tuple[bool, str]:

@@ -117,6 +117,8 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
         requests = [b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"] * n
     traced = os.environ.get("BENCH_HEAP_LAYERS", "")
     before = await heap_layers(proc, traced) if traced else {}
+    if service == "ours":
+        xacts0 = await trio.to_thread.run_sync(lambda: asyncio.run(db_transactions(url)))
     rss0 = proc.memory_info().rss
     clients = [Client() for _ in range(n)]
     send, receive = trio.open_memory_channel(n)
@@ -135,6 +137,10 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
         result["ok"] = oks
         await trio.sleep(2)
         result["rss_per_stream_kb"] = (proc.memory_info().rss - rss0) / n / 1024
+        result["xacts_per_stream"] = float("nan")
+        if service == "ours":  # the hub's own (a poll every 2 s, a renewal every 4 s) are a few of them
+            xacts = await trio.to_thread.run_sync(lambda: asyncio.run(db_transactions(url)))
+            result["xacts_per_stream"] = (xacts - xacts0 - 1) / n
         if traced:  # what the streams added, layer by layer
             after = await heap_layers(proc, traced)
             result["heap_layers"] = {k: after.get(k, 0) - before.get(k, 0) for k in after.keys() | before.keys()}
@@ -170,6 +176,23 @@ async def run_n(service: str, n: int, url: str, port: int, proc: psutil.Process)
         nursery.cancel_scope.cancel()
     await trio.sleep(3)  # the server frees the slots
     return result
+
+
+async def db_transactions(url: str) -> int:
+    """Transactions the database has seen (each statement outside one is one): what opening the
+    streams cost it, per stream, is the difference over N. PostgreSQL counts a backend's own once
+    it goes idle (within a second or so): read 2 s after the last stream opened."""
+    from svc.core.db import connect_asyncio
+
+    conn = await connect_asyncio(url)
+    try:
+        return int(
+            await conn.fetchval(
+                "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()"
+            )
+        )
+    finally:
+        await conn.close()
 
 
 async def heap_layers(proc: psutil.Process, path: str) -> dict[str, int]:
@@ -250,10 +273,11 @@ def stop_server(server: subprocess.Popen) -> None:
         server.wait()
 
 
-def measure(service: str, n: int, url: str) -> dict:
+def measure(service: str, n: int, url: str, run: int) -> dict:
     port = free_port()
-    gc_log = os.path.join(LOGS, f"gc-{service}-{n}.txt")
-    server = start_server(service, port, f"{service}-{n}.log", gc_log)
+    # one file per server run: two runs of the same size (--streams 10000,10000) must not add up
+    gc_log = os.path.join(LOGS, f"gc-{service}-{n}-{run}.txt")
+    server = start_server(service, port, f"{service}-{n}-{run}.log", gc_log)
     try:
         result = trio.run(run_n, service, n, url, port, worker_of(server, port))
     finally:
@@ -307,9 +331,9 @@ def main() -> int:
     if args.heap_layers:
         os.environ["BENCH_HEAP_LAYERS"] = os.path.join(LOGS, "heap-layers.json")
     pairs = []
-    for n in ns:
-        ours = measure("ours", n, url)
-        peer = measure("peer", n, url)
+    for run, n in enumerate(ns, 1):
+        ours = measure("ours", n, url, run)
+        peer = measure("peer", n, url, run)
         print(f"# {n}: ours {ours} peer {peer}", file=sys.stderr, flush=True)
         pairs.append((ours, peer))
     from importlib.metadata import version

@@ -17,6 +17,7 @@ FIGURES = [  # key, label, format
     ("ok", "streams opened", "{:.0f}"),
     ("open_s", "open all (s)", "{:.1f}"),
     ("rss_per_stream_kb", "memory/stream (KiB)", "{:.1f}"),
+    ("xacts_per_stream", "database transactions per stream opened", "{:.2f}"),
     ("idle_cpu_pct", "idle CPU, heartbeats only (%)", "{:.1f}"),
     ("reached", "change reached (subscribers)", "{:.0f}"),
     ("p50_ms", "change to every subscriber p50 (ms)", "{:.0f}"),
@@ -28,13 +29,16 @@ FIGURES = [  # key, label, format
 
 def table(pairs: list[tuple[dict, dict]]) -> str:
     lines = [
-        "| streams | figure | ours (Quart-Trio, Hypercorn) | peer (sse-starlette, uvicorn) | ours / peer |",
+        "| streams | figure | ours (Hypercorn, Quart-Trio app) | peer (sse-starlette, uvicorn) | ours / peer |",
         "|---|---|---|---|---|",
     ]
     for ours, peer in pairs:
         for key, label, fmt in FIGURES:
-            r = "–" if key in ("ok", "reached", "gc_full") else ratio(ours[key], peer[key])
-            lines.append(f"| {ours['streams']} | {label} | {fmt.format(ours[key])} | {fmt.format(peer[key])} | {r} |")
+            r = "–" if key in ("ok", "reached", "gc_full", "xacts_per_stream") else ratio(ours[key], peer[key])
+            mine, theirs = (
+                "–" if math.isnan(side.get(key, math.nan)) else fmt.format(side[key]) for side in (ours, peer)
+            )
+            lines.append(f"| {ours['streams']} | {label} | {mine} | {theirs} | {r} |")
     return "\n".join(lines)
 
 

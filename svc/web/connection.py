@@ -48,8 +48,8 @@ class ServiceApp(QuartTrio):
     when set, answers a request or declines it, and Quart answers what it declines."""
 
     asgi_http_class = ClosingHTTPConnection
-    answered_ahead: Callable[[Scope, ASGISendCallable], Awaitable[bool]] | None = None
+    answered_ahead: Callable[[Scope, ASGIReceiveCallable, ASGISendCallable], Awaitable[bool]] | None = None
 
     async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
-        if self.answered_ahead is None or not await self.answered_ahead(scope, send):
+        if self.answered_ahead is None or not await self.answered_ahead(scope, receive, send):
             await self.asgi_app(scope, receive, send)

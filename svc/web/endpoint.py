@@ -11,16 +11,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import attrs
-from quart import Response
 
 from svc.access.caller import Caller
 from svc.access.plans import PLANS, Plan
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.core.errors import ApiError
+from svc.web.incoming import Headers
 from svc.web.paging import Page as Page  # re-exported: a paged handler imports it with Call
 from svc.web.paging import Paging, page_of
 from svc.web.params import NoParams
+from svc.web.responses import Streamed
 
 
 @attrs.frozen
@@ -41,6 +42,10 @@ class Call:
     caller: Caller  # key, account, plan, counters
     offset: int = 0  # the page asked for (svc.web.paging.Window), on paged endpoints
     limit: int = 50
+    # the request's headers, for a handler that reads one of its own (a stream's Last-Event-ID)
+    headers: Headers | None = None
+    # the app answering: its extensions hold what svc.assembly hands the endpoints (the live hub)
+    app: Any = None
 
     @property
     def plan(self) -> Plan:
@@ -58,9 +63,9 @@ class Call:
         return page_of(rows, shape, self.offset, meta, total)
 
 
-# A paged endpoint's handler answers a Page, any other an Answer, or a Response it made itself (a
+# A paged endpoint's handler answers a Page, any other an Answer, or a Streamed it made itself (a
 # stream: svc_live's Server-Sent Events).
-Handler = Callable[[Call], Awaitable[Answer | Page | Response]]
+Handler = Callable[[Call], Awaitable[Answer | Page | Streamed]]
 HandlerT = TypeVar("HandlerT", bound=Handler)  # @endpoint hands back the handler as declared
 
 # plurals whose singular is not the word less its final s

@@ -14,8 +14,9 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any
 
+import attrs
 import trio
-from quart import Response
+from quart import Response, current_app
 
 from svc.access.caller import Caller, Refused, header_key, key_from_headers, refund
 from svc.core import metrics
@@ -29,7 +30,7 @@ from svc.web.encoding import Encoded
 from svc.web.endpoint import Answer, Call, Endpoint
 from svc.web.incoming import Incoming
 from svc.web.params import parse
-from svc.web.responses import Reply, answered, error_reply
+from svc.web.responses import Reply, Streamed, answered, error_reply
 from svc.web.service import Service
 
 log = logging.getLogger("svc.access")
@@ -43,23 +44,23 @@ def view(ep: Endpoint, service: Service) -> Callable[..., Awaitable[Response]]:
     """The view Quart routes `ep` to (what svc.web.direct does not answer ahead of it)."""
 
     async def answer_in_quart(**path_params: Any) -> Response:
-        answer = await answer_timed(ep, service, path_params, Incoming.from_quart())
-        return answer.response() if isinstance(answer, Reply) else answer
+        answer = await answer_timed(ep, service, path_params, Incoming.from_quart(), current_app)
+        return answer.response()
 
     answer_in_quart.__name__ = ep.path
     return answer_in_quart
 
 
 async def answer_timed(
-    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming
-) -> Reply | Response:
-    """The answer, then its log line and metrics, whatever happened."""
+    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming, app: Any
+) -> Reply | Streamed:
+    """The answer, then its log line and metrics, whatever happened (`app`: the app answering)."""
     started = trio.current_time()
     prefix = "-"
     status = 500
     try:
-        reply, prefix = await answer(ep, service, path_params, incoming)
-        status = reply.status if isinstance(reply, Reply) else reply.status_code
+        reply, prefix = await answer(ep, service, path_params, incoming, app)
+        status = reply.status
         return reply
     finally:
         seconds = trio.current_time() - started
@@ -69,9 +70,9 @@ async def answer_timed(
 
 
 async def answer(
-    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming
-) -> tuple[Reply | Response, str]:
-    """The answer to this request for `ep` (a Response: a stream the handler made), and the prefix
+    ep: Endpoint, service: Service, path_params: dict[str, str], incoming: Incoming, app: Any = None
+) -> tuple[Reply | Streamed, str]:
+    """The answer to this request for `ep` (a Streamed: a stream the handler made), and the prefix
     of the key that made it ("-": none)."""
     caller: Caller | None = None
     counted = False
@@ -106,14 +107,13 @@ async def answer(
             metrics.labelled(metrics.CACHE, "hit" if cached is not None else "miss").inc()
             if cached is not None:
                 return answered(cached, caller.headers, incoming), caller.prefix
-        call = Call(p=p, db=service.db, clock=service.clock, caller=caller)
+        call = Call(p=p, db=service.db, clock=service.clock, caller=caller, headers=incoming.headers, app=app)
         if window is not None:
             call.offset, call.limit = window.offset, window.limit
         with reads_as_of(caller.data_version):  # replicas behind the primary's data version do not answer
             body = await _run(ep, call, window, service)
-        if isinstance(body, Response):  # a stream (e.g. Server-Sent Events) made by the handler: never compressed
-            body.headers.update(caller.headers)
-            return body, caller.prefix
+        if isinstance(body, Streamed):  # a stream (e.g. Server-Sent Events) made by the handler: never compressed
+            return attrs.evolve(body, headers=[*body.headers, *caller.headers.items()]), caller.prefix
         encoded = Encoded(body)
         if service.cache is not None and ep.cache_ttl:
             service.cache.put(cache_key, caller.data_version, encoded, ep.cache_ttl)
@@ -150,9 +150,9 @@ def answer_key(
     return (ep.path, tuple(sorted(path_params.items())), repr(p), window, plan)
 
 
-async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: Service) -> bytes | Response:
+async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: Service) -> bytes | Streamed:
     """The handler's answer as JSON bytes {data, meta} (a list's meta from svc.web.paging), or the
-    streaming Response a handler made itself."""
+    stream a handler made itself."""
     if window is not None:
         page = await paging.page_from(_page_handler(ep), call)
         meta = paging.meta(page, window)
@@ -160,7 +160,7 @@ async def _run(ep: Endpoint, call: Call, window: paging.Window | None, service: 
             await _note_coverage(service, call.caller.data_version, meta)
         return to_json({"data": page.items, "meta": meta})
     answer = await ep.handler(call)
-    if isinstance(answer, Response):
+    if isinstance(answer, Streamed):
         return answer
     assert isinstance(answer, Answer), f"{ep.path} is not paged: its handler answers an Answer"
     if answer.data == [] or answer.data == {}:

@@ -10,6 +10,9 @@ OpenAPI description, /docs) is `public, max-age=300` (svc.web.docs).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Protocol
+
 import attrs
 import orjson
 from quart import Response
@@ -40,6 +43,31 @@ class Reply:
         if self.status == 304:  # Quart would say text/html, and a length of 0 the answer does not have
             for name in ("Content-Type", "Content-Length"):
                 response.headers.pop(name, None)
+        return response
+
+
+class StreamBody(Protocol):
+    """A streamed answer's body: its chunks in order until it ends by itself (the last one its
+    goodbye); `client_gone()`, called from another task, ends it soon and without a goodbye."""
+
+    def __aiter__(self) -> AsyncIterator[bytes]: ...
+
+    def client_gone(self) -> None: ...
+
+
+@attrs.frozen
+class Streamed:
+    """A streamed answer (Server-Sent Events): status, headers in order, and its body. The layer
+    ahead of Quart sends it itself (svc.web.streaming); a Quart view hands Quart a Response of it,
+    which Quart cancels when the client goes away."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: StreamBody
+
+    def response(self) -> Response:
+        response = Response(self.body, status=self.status, headers=Headers(self.headers))
+        response.timeout = None  # Quart's RESPONSE_TIMEOUT (60 s) would cut a long stream
         return response
 
 

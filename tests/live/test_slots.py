@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import gc
 import threading
+import weakref
 
 import trio
 
@@ -188,3 +190,32 @@ async def test_leases_stay_renewed_while_every_pooled_connection_is_busy(db_url,
             assert expires > service.clock.now()
             release.set()
             reader.kill.cancel()
+
+
+async def test_a_stream_that_ended_is_freed_without_the_garbage_collector(db_url, mock_clock):
+    """A serving worker freezes its streams (svc/core/heap.py): what a stream leaves in a reference
+    cycle when it ends is never freed. So its session goes by reference counting alone."""
+    key = make_key(db_url, "live")
+    async with running_app(db_url, Clock(start=NOON), [hub_component], mock_clock=mock_clock) as (app, client):
+        reader = Reader()
+        before = held(db_url)  # earlier tests of the module may leave leases of their own
+        gc.disable()
+        try:
+            async with trio.open_nursery() as n:
+                n.start_soon(reader.run, client, key)
+                await settle(reader)
+                (sub,) = hub_of(app).subscribers
+                session = weakref.ref(sub.on_end.__self__)
+                del sub
+                reader.kill.cancel()
+                await reader.closed.wait()
+                with trio.fail_after(5):
+                    while held(db_url) > before:
+                        await trio.sleep(0.5)
+                # the slot is released by a task of the hub's, which holds the session until it ends
+                with trio.move_on_after(5):
+                    while session() is not None:
+                        await trio.sleep(0.1)
+            assert session() is None, "the ended stream's session waits for a full collection"
+        finally:
+            gc.enable()

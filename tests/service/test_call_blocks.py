@@ -5,7 +5,6 @@ lease and a sweep."""
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import signal
 
@@ -18,7 +17,7 @@ from svc.access import keys as svc_keys
 from svc.core.db import connect_asyncio
 from svc.testing.serving import serve_process
 from tests.service.test_two_servers import wait_until_up
-from tests.support import make_key, run, sql
+from tests.support import make_key, run, sql, use_calls_today
 
 SEEN_WITHIN_S = 2.0  # a notification's way; far below allowances.FRESH_S, the bound without one
 
@@ -79,15 +78,7 @@ async def test_n_plus_one_calls_at_once_through_two_processes_holding_blocks_ans
     key = make_key(db_url, "archive")
     # 60 of the day's calls left, as many as the minute's: a block holds up to 7 of them, and the
     # minute boundary cannot change the count
-    today = dt.datetime.now(dt.UTC).date()
-    sql(
-        db_url,
-        "UPDATE key_usage SET day = $2, day_calls = 4940, month = $3, month_calls = 4940 "
-        "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
-        svc_keys.key_hash(key),
-        today,
-        today.replace(day=1),
-    )
+    use_calls_today(db_url, key, 4940)
     statuses: list[int] = []
     async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=100)) as client:
         for base in two_servers:

@@ -14,7 +14,7 @@ from svc.access import keys as svc_keys
 from svc.assembly import create_app
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-from tests.support import NOON, make_key, run, sql
+from tests.support import NOON, http_scope, make_key, receive_then_disconnect, run, sql
 
 PATH = "/v1/countries"
 VARIABLE = {b"request-id", b"date"}
@@ -22,31 +22,9 @@ VARIABLE = {b"request-id", b"date"}
 
 async def asgi_get(app, path: str, headers: dict[str, str]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
     """One GET through the app's ASGI entry, as Hypercorn makes it: the raw answer."""
-    path, _, query = path.partition("?")
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query.encode(),
-        "root_path": "",
-        "headers": [(b"host", b"localhost"), *((k.lower().encode(), v.encode()) for k, v in headers.items())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "extensions": {},
-    }
+    scope = http_scope(path, headers)
     messages: list[dict] = []
-    asked = False
-
-    async def receive():
-        nonlocal asked
-        if not asked:
-            asked = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await trio.sleep_forever()
+    receive = receive_then_disconnect()
 
     async def send(message):
         messages.append(message)
@@ -102,9 +80,9 @@ async def answers(db_url: str, *, ahead: bool, cache: bool) -> tuple[list, int]:
     layer = app.answered_ahead
     assert layer is not None
 
-    async def counted(scope, send):
+    async def counted(scope, receive, send):
         nonlocal served_ahead
-        answered = await layer(scope, send)
+        answered = await layer(scope, receive, send)
         served_ahead += answered
         return answered
 

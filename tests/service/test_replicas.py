@@ -24,6 +24,7 @@ from svc.core import pgserver
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
 from svc.core.settings import Settings
+from svc.web.app import service_of
 from svc.world import derived
 from tests.support import NOON, Client, make_key, run, sql
 
@@ -58,12 +59,12 @@ def standby(pg_server_url, db_url):
 @pytest.fixture
 async def replicated(db_url, standby):
     """The app as `serve` makes it from its settings, the standby in DATABASE_REPLICA_URL;
-    (client, the standby's URL of this module's database)."""
+    (client, the standby's URL of this module's database, the app)."""
     replica_url = standby.url(urlsplit(db_url).path.lstrip("/"))
     settings = Settings.from_env({"DATABASE_URL": db_url, "SVC_POOL_SIZE": "4", "DATABASE_REPLICA_URL": replica_url})
     app = create_app(db_url, clock=Clock(start=NOON), pool_size=4, settings=settings)
     async with app.test_app() as test_app:
-        yield Client(test_app.test_client()), replica_url
+        yield Client(test_app.test_client()), replica_url, app
 
 
 def on(url: str, statement: str, *args):
@@ -97,7 +98,7 @@ async def test_archive_reads_come_from_the_standby_and_counting_from_the_primary
     The key's calls are counted all the same (X-RateLimit-Remaining goes down by one per call,
     key_usage on the primary holds them, as a block of calls claimed there): counting never
     leaves the primary."""
-    client, replica_url = replicated
+    client, replica_url, _app = replicated
     key = make_key(db_url, "archive")
     year, edition, name = an_edition(db_url)
     caught_up(db_url, replica_url)
@@ -122,7 +123,7 @@ async def test_a_read_right_after_an_import_is_answered_by_the_primary(db_url, r
     """An import moves the data version on the primary (svc.world.derived.rebuild); while the
     standby has not replayed it, reads go to the primary and show the import's data; once it has,
     the standby answers again, with the same data."""
-    client, replica_url = replicated
+    client, replica_url, app = replicated
     key = make_key(db_url, "archive")
     year, edition, name = an_edition(db_url)
     assert names_of(await client.get("/v1/search", key, q=str(year)))[edition] == name
@@ -139,7 +140,14 @@ async def test_a_read_right_after_an_import_is_answered_by_the_primary(db_url, r
             finally:
                 await conn.close()
 
+        version = service_of(app).allowances.version
         run(an_import())
+        # the worker hears of the import's data version by NOTIFY (svc.access.allowances), within
+        # moments; a read asked before then is the old version's, as any read an instant earlier
+        for _ in range(50):
+            if service_of(app).allowances.version != version:
+                break
+            await trio.to_thread.run_sync(time.sleep, 0.02)  # real time: the notification's way
         behind, on_replica = fallbacks("behind"), served("replica")
         after = await client.get("/v1/search", key, q=str(year))
         assert names_of(after)[edition] == f"{name} (imported)"
@@ -158,7 +166,7 @@ async def test_a_read_right_after_an_import_is_answered_by_the_primary(db_url, r
 async def test_the_standby_stopped_in_a_burst_costs_no_request_and_comes_back(db_url, standby, replicated):
     """Archive reads of several kinds, many at once, while the standby is stopped as a crash stops
     it: every answer is a 200 (the primary took over at once); started again, it answers again."""
-    client, _replica_url = replicated
+    client, _replica_url, _app = replicated
     keys = [make_key(db_url, "live") for _ in range(3)]
     player = on(db_url, "SELECT id FROM players ORDER BY id LIMIT 1")[0]["id"]
     year = an_edition(db_url)[0]

@@ -37,7 +37,6 @@ import orjson
 import pytest
 import trio
 
-from svc.access import keys as svc_keys
 from svc.core.clock import Clock
 from svc.core.db import Database
 from svc.testing.hooks import Received, Receiver
@@ -46,7 +45,7 @@ from svc.testing.serving import serve_process
 from svc.world.feed.feed import FEED_LOCK
 from svc_hooks.scheduler import LEASE_MIN_S, POLL_S
 from tests.hooks.delivery_support import add, insert_event
-from tests.support import a_score_to_change, change_score, make_key, run, sql
+from tests.support import a_score_to_change, change_score, make_key, run, sql, use_calls_today
 
 from .test_two_servers import wait_until_up
 
@@ -218,16 +217,7 @@ def key_with_calls_left(db_url: str, left: int) -> str:
     """An Archive key (60 a minute, 5,000 a day) with exactly `left` of the day's calls left: the day's
     allowance decides, and a minute boundary during the test cannot change the count."""
     key = make_key(db_url, "archive")
-    today = dt.datetime.now(dt.UTC).date()
-    sql(
-        db_url,
-        "UPDATE key_usage SET day = $2, day_calls = 5000 - $4, month = $3, month_calls = 5000 - $4 "
-        "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
-        svc_keys.key_hash(key),
-        today,
-        today.replace(day=1),
-        left,
-    )
+    use_calls_today(db_url, key, 5000 - left)
     return key
 
 

@@ -7,7 +7,6 @@ to the service's own /docs: the host the MCP request went to, or over stdio SVC_
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import sys
 from contextlib import asynccontextmanager
@@ -24,7 +23,7 @@ from svc.access import keys as svc_keys
 from svc.core.settings import Settings
 from svc.testing.serving import serve_process
 from svc.tools.catalog import NAME_PATTERN
-from tests.support import make_key, sql
+from tests.support import make_key, sql, use_calls_today
 
 from .test_two_servers import wait_until_up
 
@@ -123,15 +122,7 @@ async def test_refusals_are_tool_errors_naming_the_plan_or_the_wait(server, db_u
         assert bad.is_error and bad.structured_content["status"] in (400, 422)
         assert "per_page" in bad.structured_content["error"]["message"]
         # the day's calls used up: the next call is refused with the time to wait
-        today = dt.datetime.now(dt.UTC).date()
-        sql(
-            db_url,
-            "UPDATE key_usage SET day = $2, day_calls = 50, month = $3, month_calls = 50 "
-            "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
-            svc_keys.key_hash(free),
-            today,
-            today.replace(day=1),
-        )
+        use_calls_today(db_url, free, 50)
         limited = await client.call_tool("countries", {})
         assert limited.is_error and limited.structured_content["status"] == 429
         assert limited.structured_content["retry_after_s"] > 0

@@ -3,15 +3,12 @@ ports against one database, 11 calls at once, exactly the allowance answered."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import httpx
 import pytest
 import trio
 
-from svc.access import keys as svc_keys
 from svc.testing.serving import serve_process
-from tests.support import make_key, sql
+from tests.support import make_key, use_calls_today
 
 
 @pytest.fixture
@@ -38,15 +35,7 @@ async def test_eleven_calls_through_two_processes_answer_exactly_ten(two_servers
     key = make_key(db_url, "free")
     # 40 of the day's 50 calls already used: exactly 10 remain whatever minute the calls
     # fall in, so a minute boundary during the test cannot change the count.
-    today = dt.datetime.now(dt.UTC).date()
-    sql(
-        db_url,
-        "UPDATE key_usage SET day = $2, day_calls = 40, month = $3, month_calls = 40 "
-        "FROM api_keys k WHERE k.id = key_usage.key_id AND k.key_hash = $1",
-        svc_keys.key_hash(key),
-        today,
-        today.replace(day=1),
-    )
+    use_calls_today(db_url, key, 40)
     answers: list[httpx.Response] = []
     async with httpx.AsyncClient(timeout=30) as client:
         for base in two_servers:
