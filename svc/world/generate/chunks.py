@@ -112,12 +112,12 @@ class _ChunkOut:
         self.finished: list[Finished] = []
         self.results: list[tuple[dt.date, str, tuple[int, ...], int]] = []
 
-    def rows(self, table: str, rows: Iterable[Iterable[Any]], *, plain: bool = False) -> None:
-        """Rows as BundleWriter writes them (`plain`: already CSV text, as BundleWriter.plain_rows)."""
+    def rows(self, table: str, rows: Iterable[Iterable[Any]]) -> None:
+        """Rows as BundleWriter writes them."""
         w = self.writers[table]
         n = 0
         for values in rows:
-            w.writerow(values if plain else [cell(v) for v in values])
+            w.writerow([cell(v) for v in values])
             n += 1
         self.counts[table] += n
 
@@ -154,11 +154,9 @@ def _emit(ctx: Context, ed: Edition, matches: list[Match], out: _ChunkOut) -> No
         if odds_ok and m.outcome != "walkover":
             out.priced.append(Priced(m.id, m.s1, m.s2, m.rules, m.disc, m.status))
         if m.rallies and m.outcome != "walkover":
-            out.rows(
-                "rallies",
-                ((m.id, r.game, r.rally, r.server, r.winner, r.score1, r.score2) for r in m.rallies),
-                plain=True,
-            )
+            mid = m.id  # a rally is (game, rally, server, winner, score1, score2): the table's order
+            out.writers["rallies"].writerows([(mid, *r) for r in m.rallies])
+            out.counts["rallies"] += len(m.rallies)
         if ed.state == "past" and m.outcome == "played" and len(out.finished) < CORRECTION_POOL:
             if sub_rng(ctx.seed, "corr?", m.id).random() < 0.05:
                 out.finished.append(Finished(m.id, list(m.g1), list(m.g2), m.winner, m.end_at, m.day))

@@ -16,11 +16,8 @@ if TYPE_CHECKING:  # the draw that asks (draws.py imports this module)
     from svc.world.generate.draws import Event
 
 MINOR_SKEW = 1.4  # >1 skews minor events' entry windows toward the top of the field
-# Editions every senior edition counts against (SEASON_EDITIONS) but these, which the best never miss.
+# Editions every senior edition counts against (bookings.SEASON_EDITIONS) but these, which the best never miss.
 UNCOUNTED_KINDS = ("worlds", "olympics", "finals", "team")
-SEASON_EDITIONS = 12  # senior editions a player enters in a season besides those: the real top
-# players' dozen or so tournaments ...
-SEASON_DRAWS = 16  # ... and draws: a player of two doubles events enters eight editions
 # The stars an event loses to the rest of the season (rest, injuries, the bigger events): the
 # chance that one of the top half of its field stays away; the Super 100s and Grand Prix draw
 # from deeper down, the Super 1000s and the great events lose nobody.
@@ -58,35 +55,33 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     need = offset + size * 4
 
     people = ctx.people
-    free = people.free_for(ed.id, ed.start, ed.end)
     # a season has room for so many tournaments: the great events, the season finals and team
-    # events are always entered, every other senior edition counts (SEASON_EDITIONS)
+    # events are always entered, every other senior edition counts (bookings.SEASON_EDITIONS)
     counted = kind == "senior" and ed.series.kind not in UNCOUNTED_KINDS
+    # who is playing another event that week, or has no room left in the season
+    blocked = people.bookings.blocked(ed.id, ed.start, ed.end, year if counted else None)
 
-    def allowed(p: Player) -> bool:
-        if not free(p):
-            return False  # playing another event that week
-        if (
-            counted
-            and ed.id not in people.entered(p, year)
-            and (people.editions_in(p, year) >= SEASON_EDITIONS or people.draws_in(p, year) >= SEASON_DRAWS)
-        ):
-            return False
-        if region is None:
-            return True
+    def in_region(p: Player) -> bool:
         if region == "CW":
             return p.country in facts.COMMONWEALTH
-        return facts.COUNTRY_CONTINENT[p.country] == region
+        return region is None or facts.COUNTRY_CONTINENT[p.country] == region
 
+    def allowed(p: Player) -> bool:
+        return p.idx not in blocked and in_region(p)
+
+    # the loops below try thousands of players per draw: the cheap tests first, written out
+    anywhere = region is None
     per_nation_cap = {"olympics": 2, "worlds": 4}.get(ed.series.kind, 99)
     cands: list[tuple[tuple[Player, ...], float]] = []
     if disc in ("MS", "WS"):
         gender = "M" if disc == "MS" else "W"
-        for p in ctx.people.active(kind, gender, year):  # strongest first; stop once deep enough
+        senior, para, sport_class = kind == "senior", kind == "para", ev.sport_class
+        for p in people.active(kind, gender, year):  # strongest first; stop once deep enough
             if (
-                not allowed(p)
-                or (kind == "para" and p.sport_class != ev.sport_class)
-                or (kind == "senior" and disc not in p.events)
+                p.idx in blocked
+                or (senior and disc not in p.events)
+                or (para and p.sport_class != sport_class)
+                or not (anywhere or in_region(p))
             ):
                 continue
             cands.append(((p,), p.strength(year)))
@@ -94,11 +89,11 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
                 break
     else:
         if kind == "senior":
-            pool_pairs = ctx.people.pairs(disc, year)
+            pool_pairs = people.pairs(disc, year)
         else:
             pool_pairs = adhoc_pairs(ctx, ev, kind, year)
         for a, b in pool_pairs:
-            if allowed(a) and allowed(b):
+            if a.idx not in blocked and b.idx not in blocked and (anywhere or (in_region(a) and in_region(b))):
                 cands.append(((a, b), (a.strength(year) + b.strength(year)) / 2))
                 if len(cands) >= need:
                     break
@@ -132,9 +127,9 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
         )
         if best is not None:
             out[-1] = best
-    people.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
+    people.bookings.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
     if counted:
-        people.count_draw([p for entry in out for p in entry], year, ed.id)
+        people.bookings.count_draw([p for entry in out for p in entry], year, ed.id)
     return out
 
 

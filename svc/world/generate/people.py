@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
 
 import attrs
 
 from svc.world import facts
 from svc.world.factfiles.people import Star, stars
+from svc.world.generate.bookings import Bookings
 from svc.world.generate.ids import make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 from svc.world.naming import Namer
@@ -26,7 +26,6 @@ PEAK_TAIL = 1.0  # talent beyond 1.5 spreads above the nation's mean is cut ther
 FIRST_BORN = FIRST_SEASON - 46  # the oldest cohort any season reaches (active: ages up to 46)
 # the cohorts of one birth year, in the order they are made
 COHORT_KINDS = (("senior", "M"), ("senior", "W"), ("para", "M"), ("para", "W"))
-ONE_DAY = dt.timedelta(days=1)
 
 
 # The events of a career (senior): a specialist in singles or in doubles, as the real game has
@@ -176,13 +175,7 @@ class People:
         self._made_through = FIRST_BORN - 1  # cohorts are made year by year up to here
         self._active: dict[tuple[str, str, int], list[Player]] = {}
         self._pairs: dict[tuple[str, int], list[tuple[Player, Player]]] = {}
-        # who plays where: player idx -> {each day of an edition entered, and the ISO week it starts
-        # in: that edition's id}, so that nobody is in two places on one day or enters two events
-        # starting in one week (looked up by day and week: players enter hundreds of editions)
-        self.booked: dict[int, dict[object, str]] = {}
-        # (player idx, year) -> senior editions entered and draws played in them (those counted)
-        self._editions: dict[tuple[int, int], set[str]] = {}
-        self._draws: dict[tuple[int, int], int] = {}
+        self.bookings = Bookings()  # who plays where, and how much of each season
 
     def cohort(self, kind: str, gender: str, year: int) -> list[Player]:
         key = (kind, gender, year)
@@ -281,51 +274,6 @@ class People:
         p.end_age = min(36, max(28, star.last_year - year + 1))
         p.name = self.names.player(rng, star.nation, gender, year, year + JUNIOR_FROM_AGE, year + p.end_age)
         return p
-
-    def free_for(self, edition: str, start: dt.date | None, end: dt.date | None) -> Callable[[Player], bool]:
-        """Whether a player may enter this edition: no other edition of theirs overlaps its days
-        or starts in the same calendar week (editions without dates are never in the way). The
-        edition's week and days are worked out once, for the many players an entry list tries."""
-        if start is None or end is None:
-            return lambda p: True
-        keys = [start.isocalendar()[:2]] + [start + ONE_DAY * k for k in range((end - start).days + 1)]
-        booked = self.booked
-
-        def free(p: Player) -> bool:
-            held = booked.get(p.idx)
-            return not held or all(held.get(k, edition) == edition for k in keys)
-
-        return free
-
-    def book(self, players, edition: str, start: dt.date | None, end: dt.date | None) -> None:
-        if start is None or end is None:
-            return
-        week = start.isocalendar()[:2]
-        for p in players:
-            held = self.booked.setdefault(p.idx, {})
-            if held.get(week) == edition:
-                continue  # booked already (another event of the same edition)
-            held[week] = edition
-            day = start
-            while day <= end:
-                held[day] = edition
-                day += ONE_DAY
-
-    def editions_in(self, p: Player, year: int) -> int:
-        """Senior editions `p` entered in `year` that count against a season's room
-        (draws.SEASON_EDITIONS); an edition is one whatever number of its events they play."""
-        return len(self._editions.get((p.idx, year), ()))
-
-    def draws_in(self, p: Player, year: int) -> int:
-        return self._draws.get((p.idx, year), 0)
-
-    def entered(self, p: Player, year: int) -> set[str]:
-        return self._editions.get((p.idx, year), set())
-
-    def count_draw(self, players, year: int, edition: str) -> None:
-        for p in players:
-            self._editions.setdefault((p.idx, year), set()).add(edition)
-            self._draws[(p.idx, year)] = self._draws.get((p.idx, year), 0) + 1
 
     @property
     def made_through(self) -> int:
