@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from functools import cache
+from itertools import accumulate
 
 import attrs
 
@@ -40,6 +42,10 @@ SINGLES_AND_DOUBLES = ((1965, 0.35), (1980, 0.2), (1990, 0.1), (9999, 0.0))
 PARA_EVENTS = {"M": ("MS", "MD", "XD"), "W": ("WS", "WD", "XD")}
 
 
+# a nation's strength in a discipline (facts), asked four times for every player made: kept
+discipline_strength = cache(facts.discipline_strength)
+
+
 def _share(table: tuple[tuple[int, float], ...], era: int) -> float:
     return next(share for before, share in table if era < before)
 
@@ -51,7 +57,7 @@ def career_events(rng, nation: str, gender: str, born: int, overall: float) -> t
     at = born + PEAK_YEARS
     weights = [SINGLES_SHARE, (1 - SINGLES_SHARE) * (1 - MIXED_SHARE), (1 - SINGLES_SHARE) * MIXED_SHARE]
     options = (singles, doubles, "XD")
-    weights = [w * (0.3 + facts.discipline_strength(nation, d, at, overall)) for w, d in zip(weights, options)]
+    weights = [w * (0.3 + discipline_strength(nation, d, at, overall)) for w, d in zip(weights, options)]
     first = rng.choices(options, weights)[0]
     era = born + 25
     if first == singles:
@@ -206,18 +212,17 @@ class People:
         # a strong nation has many more players than a weak one: the depth that fills the circuit's
         # draws with its players (real World Tour 2018-2020: twelve nations, 86 % of appearances)
         weights = [0.1 + 3.0 * s * s for _c, s in nations]
+        cum_weights = list(accumulate(weights))  # summed once, as random.choices sums them each time
         out = []
         for i in range(size):
-            nation, nstrength = rng.choices(nations, weights)[0]
+            nation, nstrength = rng.choices(nations, cum_weights=cum_weights)[0]
             p = self._person(make_id("pl_", self.seed, kind, gender, year, i), gender, nation, year, rng)
             p.sport_class = rng.choice(facts.SPORT_CLASSES) if kind == "para" else None
             p.kind = kind
             p.events = PARA_EVENTS[gender] if kind == "para" else career_events(rng, nation, gender, year, nstrength)
             # as strong as the nation is in the player's own discipline (the record's honours, by era)
             strength = (
-                nstrength
-                if kind == "para"
-                else facts.discipline_strength(nation, p.events[0], year + PEAK_YEARS, nstrength)
+                nstrength if kind == "para" else discipline_strength(nation, p.events[0], year + PEAK_YEARS, nstrength)
             )
             # talent beyond the nation's: a normal spread with its far tail cut (PEAK_TAIL), so that no
             # one stands so far above a strong field that they win all there is for a decade
