@@ -6,6 +6,7 @@ the pairs made for one event (juniors, para)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from svc.world import facts
@@ -69,41 +70,31 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     def allowed(p: Player) -> bool:
         return p.idx not in blocked and in_region(p)
 
-    # the loops below try thousands of players per draw: the cheap tests first, written out
-    anywhere = region is None
     per_nation_cap = {"olympics": 2, "worlds": 4}.get(ed.series.kind, 99)
-    cands: list[tuple[tuple[Player, ...], float]] = []
+    # the first `need` entries allowed, strongest first: thousands of players per draw are tried,
+    # so the field is run down in slices by comprehensions, and the strengths are worked out
+    # only for the window of it the draw takes
     if disc in ("MS", "WS"):
-        gender = "M" if disc == "MS" else "W"
-        senior, para, sport_class = kind == "senior", kind == "para", ev.sport_class
-        for p in people.active(kind, gender, year):  # strongest first; stop once deep enough
-            if (
-                p.idx in blocked
-                or (senior and disc not in p.events)
-                or (para and p.sport_class != sport_class)
-                or not (anywhere or in_region(p))
-            ):
-                continue
-            cands.append(((p,), p.strength(year)))
-            if len(cands) >= need:
-                break
-    else:
         if kind == "senior":
-            pool_pairs = people.pairs(disc, year)
+            field = people.playing(disc, year)
         else:
-            pool_pairs = adhoc_pairs(ctx, ev, kind, year)
-        for a, b in pool_pairs:
-            if a.idx not in blocked and b.idx not in blocked and (anywhere or (in_region(a) and in_region(b))):
-                cands.append(((a, b), (a.strength(year) + b.strength(year)) / 2))
-                if len(cands) >= need:
-                    break
+            gender = "M" if disc == "MS" else "W"
+            field = [p for p in people.active(kind, gender, year) if kind != "para" or p.sport_class == ev.sport_class]
+        cands = _first(need, field, blocked, None if region is None else in_region, singles=True)
+    else:
+        pool_pairs = people.pairs(disc, year) if kind == "senior" else adhoc_pairs(ctx, ev, kind, year)
+        cands = _first(need, pool_pairs, blocked, None if region is None else in_region)
     if len(cands) - offset < size:
         offset = max(0, len(cands) - size * 2)
+    window = [
+        (e, e[0].strength(year) if len(e) == 1 else (e[0].strength(year) + e[1].strength(year)) / 2)
+        for e in cands[offset : offset + size * 4]
+    ]
     # interest: the big events draw the best; smaller ones lose some stars at random
     scored = []
     great = ed.series.kind in ("worlds", "olympics", "finals") or ed.tier in NEVER_SKIPPED
     skip = 0.0 if great else STAR_SKIP.get(ed.tier or "", STAR_SKIP_OTHER)
-    for i, (entry, st) in enumerate(cands[offset : offset + size * 4]):
+    for i, (entry, st) in enumerate(window):
         if i < size // 2 and skip and rng.random() < skip:
             continue
         scored.append((st + rng.gauss(0, 25), i, entry))
@@ -122,7 +113,7 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
             break
     if ev.champion is not None and out and not any(e[0].country == ev.champion for e in out):
         # the record's champion nation was there: its best entry takes the last place
-        best = next((e for e, _st in cands if e[0].country == ev.champion and e not in out), None) or _nation_entry(
+        best = next((e for e in cands if e[0].country == ev.champion and e not in out), None) or _nation_entry(
             ctx, ev, kind, year, allowed
         )
         if best is not None:
@@ -130,6 +121,30 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     people.bookings.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
     if counted:
         people.bookings.count_draw([p for entry in out for p in entry], year, ed.id)
+    return out
+
+
+def _first(
+    need: int, field: list, blocked: set[int], in_region: Callable[[Player], bool] | None, singles: bool = False
+) -> list[tuple[Player, ...]]:
+    """The first `need` entries of `field` (pairs of players, or players when `singles`) none of
+    whose players is `blocked` (nor outside the region, `in_region`, when given), in the field's
+    order, as tuples. Each slice runs down as many as are still wanted, so no entry past the
+    last one taken is tried."""
+    out: list[tuple[Player, ...]] = []
+    at = 0
+    while len(out) < need and at < len(field):
+        step = need - len(out)
+        part = field[at : at + step]
+        at += step
+        if singles and in_region is None:
+            out += [(p,) for p in part if p.idx not in blocked]
+        elif singles:
+            out += [(p,) for p in part if p.idx not in blocked and in_region(p)]
+        elif in_region is None:
+            out += [e for e in part if e[0].idx not in blocked and e[1].idx not in blocked]
+        else:
+            out += [e for e in part if all(p.idx not in blocked and in_region(p) for p in e)]
     return out
 
 

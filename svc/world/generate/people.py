@@ -181,6 +181,7 @@ class People:
         self._made_through = FIRST_BORN - 1  # cohorts are made year by year up to here
         self._active: dict[tuple[str, str, int], list[Player]] = {}
         self._pairs: dict[tuple[str, int], list[tuple[Player, Player]]] = {}
+        self._playing: dict[tuple[str, int], list[Player]] = {}
         self.bookings = Bookings()  # who plays where, and how much of each season
 
     def cohort(self, kind: str, gender: str, year: int) -> list[Player]:
@@ -315,6 +316,16 @@ class People:
         out.sort(key=lambda p: (-p.strength(year), p.idx))
         self._active[key] = out
         return out
+
+    def playing(self, disc: str, year: int) -> list[Player]:
+        """Senior players of singles `disc` (MS, WS) among their events in `year`, by strength
+        (active's order): the field an entry list runs down."""
+        key = (disc, year)
+        got = self._playing.get(key)
+        if got is None:
+            gender = "M" if disc == "MS" else "W"
+            got = self._playing[key] = [p for p in self.active("senior", gender, year) if disc in p.events]
+        return got
 
     def pairs(self, disc: str, year: int) -> list[tuple[Player, Player]]:
         """The doubles partnerships of `year`: last year's persist (PAIR_KEPT), the rest re-form."""
