@@ -137,12 +137,13 @@ def _first(
         step = need - len(out)
         part = field[at : at + step]
         at += step
-        if singles and in_region is None:
-            out += [(p,) for p in part if p.idx not in blocked]
+        if in_region is None:
+            if singles:
+                out += [(p,) for p in part if p.idx not in blocked]
+            else:
+                out += [e for e in part if e[0].idx not in blocked and e[1].idx not in blocked]
         elif singles:
             out += [(p,) for p in part if p.idx not in blocked and in_region(p)]
-        elif in_region is None:
-            out += [e for e in part if e[0].idx not in blocked and e[1].idx not in blocked]
         else:
             out += [e for e in part if all(p.idx not in blocked and in_region(p) for p in e)]
     return out
