@@ -42,6 +42,17 @@ def _moment(text: str) -> dt.date | dt.datetime:
     return at.replace(tzinfo=dt.UTC) if at.tzinfo is None else at.astimezone(dt.UTC)
 
 
+def _positive(text: str) -> int:
+    """--processes: a whole number from 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a whole number from 1: {text!r}")
+    return n
+
+
 # -- commands ---------------------------------------------------------------------
 def cmd_mcp(args, settings: Settings) -> int:
     import os
@@ -75,7 +86,9 @@ async def cmd_world(args, settings: Settings) -> int:
     try:
         # default: now, to the minute (the live feed then starts from the moment the world shows)
         as_of = args.as_of or dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
-        manifest = await generate_world(conn, scale=args.scale, seed=args.seed, as_of=as_of, progress=bar)
+        manifest = await generate_world(
+            conn, scale=args.scale, seed=args.seed, as_of=as_of, progress=bar, processes=args.processes
+        )
     finally:
         bar.close()
         await conn.close()
@@ -267,6 +280,13 @@ def parser() -> argparse.ArgumentParser:
         type=_moment,
         default=None,
         help="YYYY-MM-DD (as of noon UTC that day) or YYYY-MM-DDTHH:MM (UTC); default now",
+    )
+    w.add_argument(
+        "--processes",
+        type=_positive,
+        default=None,
+        help="processes that play the editions (default: every core, one for the tiny scale); "
+        "the world is the same whatever the number",
     )
     w.set_defaults(func=cmd_world, is_async=True)
 

@@ -11,6 +11,7 @@ import csv
 import datetime as dt
 import hashlib
 import json
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,13 @@ class BundleWriter:
             w.writerow(values)
             n += 1
         self.counts[table] += n
+
+    def append(self, table: str, fragment: Path, rows: int) -> None:
+        """A fragment's rows (CSV text in this table's columns, no header, written elsewhere:
+        another process's share of the table) after the rows written so far."""
+        with open(fragment, encoding="utf-8", newline="") as f:
+            shutil.copyfileobj(f, self._files[table], 1 << 20)
+        self.counts[table] += rows
 
     def finish(self, meta: dict[str, Any]) -> dict[str, Any]:
         for f in self._files.values():

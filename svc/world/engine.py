@@ -32,6 +32,7 @@ import math
 import random
 from collections.abc import Iterator
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 import attrs
 
@@ -63,7 +64,7 @@ SERVE_EDGE = {"MS": 0.015, "WS": 0.019, "MD": 0.071, "WD": 0.049, "XD": 0.059}
 LET_GO = {"MS": (3, 8, 0.015), "WS": (3, 8, 0.015), "WD": (3, 10, 0.01), "XD": (4, 99, 0.01)}
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the outcome caches, looked up for every game sampled
 class Rules:
     """How one game is scored."""
 
@@ -125,7 +126,7 @@ def rally_chance(strength1: float, strength2: float) -> float:
     return 1.0 / (1.0 + math.exp(-(strength1 - strength2) / RALLY_SCALE))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the outcome caches, as Rules
 class Bias:
     """How a rally's chance moves away from the sides' average chance: the server's is `serve`
     lower, and a side from `behind` to `lost` (exclusive) points down in the game wins `let_go`
@@ -149,6 +150,7 @@ class Bias:
 EVEN = Bias()
 
 
+@cache  # one per discipline and rules: a match's bias is looked up, not made
 def bias(discipline: str, rules: Rules) -> Bias:
     """The discipline's bias under `rules` (rally point only: the side-out eras are left as
     they were generated)."""
@@ -180,8 +182,9 @@ _GH = (
 # --------------------------------------------------------------------------- rally by rally
 
 
-@attrs.frozen
-class Rally:
+class Rally(NamedTuple):
+    """One rally (a tuple: millions are made for a full world's last twelve months)."""
+
     game: int  # 1-based
     rally: int  # 1-based within the game
     server: int  # side serving this rally
@@ -205,37 +208,59 @@ def play_rallies(
     Side-out: the server scores when winning the rally, otherwise service passes (doubles'
     second server is not modelled). Rally point: the rally's winner scores and serves next.
     The winner of a game serves first in the next.
+
+    Bias.chance and Rules.game_over are written out in the loop (the same arithmetic): this
+    runs for every rally of every match that keeps its rallies.
     """
-    games = [0, 0]
+    serve, behind, lost, let_go = bias.serve, bias.behind, bias.lost, bias.let_go
+    rally_point, target, cap = rules.rally_point, rules.target, rules.cap
+    random_ = rng.random
+    won1 = won2 = 0
     server = first_server
     game = 0
-    while max(games) < GAMES_TO_WIN:
+    while won1 < GAMES_TO_WIN and won2 < GAMES_TO_WIN:
         game += 1
-        score = [0, 0]
-        end = rules.target
+        a = b = 0
+        end = target
         set_done = False
         n = 0
         while True:
             n += 1
-            winner = 1 if rng.random() < bias.chance(p1, server, score[0], score[1]) else 2
+            q = p1 - serve if server == 1 else p1 + serve
+            if lost > a - b >= behind:
+                q += let_go
+            elif lost > b - a >= behind:
+                q -= let_go
+            q = min(0.999, max(0.001, q))
+            winner = 1 if random_() < q else 2
             serving = server
-            if rules.rally_point or winner == server:
-                score[winner - 1] += 1
-                scored = True
-            else:
-                scored = False
+            scored = rally_point or winner == server
+            if scored:
+                if winner == 1:
+                    a += 1
+                else:
+                    b += 1
             server = winner
-            a, b = score
-            if scored and not rules.rally_point and not set_done and a == b:
+            if scored and not rally_point and not set_done and a == b:
                 for at, set_end in rules.settings:
                     # the side that reached `at` first (not the one that just levelled) may set
-                    if a == at and rng.random() < set_chance:
+                    if a == at and random_() < set_chance:
                         end, set_done = set_end, True
                         break
             yield Rally(game, n, serving, winner, a, b)
-            done = rules.game_over(a, b, end)
+            if rally_point:
+                done = (
+                    (1 if a > b else 2)
+                    if (a >= target or b >= target) and abs(a - b) >= 2 or a == cap or b == cap
+                    else 0
+                )
+            else:
+                done = 1 if a >= end else 2 if b >= end else 0
             if done:
-                games[done - 1] += 1
+                if done == 1:
+                    won1 += 1
+                else:
+                    won2 += 1
                 server = done
                 break
 
@@ -301,42 +326,59 @@ def _ends_game(rules: Rules) -> list[list[int]]:
 
 def _rally_finals(rules: Rules, p: float, bias: Bias, server: int) -> dict[tuple[int, int], float]:
     """Final scores' probabilities of a rally-point game, points played one level at a time
-    (flat lists by score and server: this runs for every chance bucket and bias, thousands
-    of times per world)."""
+    (flat lists by score, one per server: this runs for every chance bucket and bias, thousands
+    of times per world and again in every process that generates). The loop is written out by
+    hand, without tuples or calls, but does the same products and sums in the same order as
+    stepping each (score, server) in turn, so its floats are the same to the last bit."""
     cap = rules.cap
-    track = 1 if bias.serve else 0  # without a serving edge who serves is not tracked
+    track = bool(bias.serve)  # without a serving edge who serves is not tracked (all on side 1's list)
     finals: dict[tuple[int, int], float] = {}
-    # looked up in the loop rather than called: side 1's rally chance by (lead, server), from
-    # Bias.chance, and whether a score ends the game, from Rules.game_over
-    chance = {
-        (lead, si): bias.chance(p, si + 1, max(lead, 0), max(-lead, 0))
-        for lead in range(-cap, cap + 1)
-        for si in (0, 1)
-    }
-    over = _ends_game(rules)
-    cur = [[0.0, 0.0] for _ in range(cap + 1)]  # cur[a][server - 1] at a + b = n
-    cur[0][server - 1 if track else 0] = 1.0
+    # side 1's rally chance by lead (index lead + cap) with side 1 / side 2 serving (Bias.chance)
+    chance1 = [bias.chance(p, 1, max(lead, 0), max(-lead, 0)) for lead in range(-cap, cap + 1)]
+    chance2 = [bias.chance(p, 2, max(lead, 0), max(-lead, 0)) for lead in range(-cap, cap + 1)]
+    over = _ends_game(rules)  # whether a score ends the game (Rules.game_over)
+    cur1 = [0.0] * (cap + 1)  # mass at a-b (a + b = n), side 1 serving (or untracked)
+    cur2 = [0.0] * (cap + 1)  # the same, side 2 serving
+    (cur2 if track and server == 2 else cur1)[0] = 1.0
+    tiny = 1e-12  # paths less likely than this are dropped
+    get = finals.get
     for n in range(2 * cap):
-        nxt = [[0.0, 0.0] for _ in range(cap + 1)]
+        nxt1 = [0.0] * (cap + 1)
+        nxt2 = [0.0] * (cap + 1) if track else nxt1
         for a in range(max(0, n - cap), min(n, cap) + 1):
             b = n - a
-            row = cur[a]
-            for si in (0, 1):
-                mass = row[si]
-                if mass == 0.0:
-                    continue
-                q = chance[(a - b, si)]
-                for na, nb, m, nsi in (
-                    (a + 1, b, mass * q, 0 if track else si),
-                    (a, b + 1, mass * (1.0 - q), 1 if track else si),
-                ):
-                    if m < 1e-12:
-                        continue
-                    if over[na][nb]:
-                        finals[(na, nb)] = finals.get((na, nb), 0.0) + m
+            mass = cur1[a]
+            if mass != 0.0:
+                q = chance1[a - b + cap]
+                m = mass * q
+                if m >= tiny:
+                    if over[a + 1][b]:
+                        finals[(a + 1, b)] = get((a + 1, b), 0.0) + m
                     else:
-                        nxt[na][nsi] += m
-        cur = nxt
+                        nxt1[a + 1] += m
+                m = mass * (1.0 - q)
+                if m >= tiny:
+                    if over[a][b + 1]:
+                        finals[(a, b + 1)] = get((a, b + 1), 0.0) + m
+                    else:
+                        nxt2[a] += m
+            if track:
+                mass = cur2[a]
+                if mass != 0.0:
+                    q = chance2[a - b + cap]
+                    m = mass * q
+                    if m >= tiny:
+                        if over[a + 1][b]:
+                            finals[(a + 1, b)] = get((a + 1, b), 0.0) + m
+                        else:
+                            nxt1[a + 1] += m
+                    m = mass * (1.0 - q)
+                    if m >= tiny:
+                        if over[a][b + 1]:
+                            finals[(a, b + 1)] = get((a, b + 1), 0.0) + m
+                        else:
+                            nxt2[a] += m
+        cur1, cur2 = nxt1, nxt2
     return finals
 
 

@@ -25,6 +25,7 @@ import random
 import re
 from functools import lru_cache
 from importlib.resources import files
+from itertools import accumulate
 from pathlib import Path
 
 from svc.world.factfiles.people import NamePool, champions, name_pools, nation_name_pools
@@ -64,6 +65,7 @@ def deny_keys(name: str) -> set[str]:
     }
 
 
+@lru_cache(maxsize=1 << 16)  # a composed name often comes again (a nation's common names): kept
 def is_denied(name: str) -> bool:
     return not deny_keys(name).isdisjoint(denied())
 
@@ -99,8 +101,8 @@ def real_names(root: Path = REAL_DATA) -> set[str]:
 
 def compose(rng: random.Random, nation: str, gender: str, born: int, extra_given: bool = False) -> str:
     """A name by the conventions of `nation` for a person born in `born`."""
-    choices = [(p, w) for p, w, since in NATION_POOLS[nation] if born >= since]
-    pool = POOLS[rng.choices([p for p, _w in choices], [w for _p, w in choices])[0]]
+    pools, cum_weights = _pools_of(nation, born)
+    pool = POOLS[rng.choices(pools, cum_weights=cum_weights)[0]]
     givens = pool.men if gender == "M" else pool.women
     if pool.syllables:
         # two syllables mostly (Korean names always: no number is drawn for them, and the world's
@@ -119,6 +121,14 @@ def compose(rng: random.Random, nation: str, gender: str, born: int, extra_given
         if second != family:
             family = f"{family} {second}"
     return f"{family} {given}" if pool.family_first else f"{given} {family}"
+
+
+@lru_cache(maxsize=4096)
+def _pools_of(nation: str, born: int) -> tuple[list[str], list[float]]:
+    """The pools a name of `nation` is drawn from for someone born in `born`, and their weights
+    summed as random.choices sums them (the same draw, without summing for every name)."""
+    choices = [(p, w) for p, w, since in NATION_POOLS[nation] if born >= since]
+    return [p for p, _w in choices], list(accumulate(w for _p, w in choices))
 
 
 def _family(rng: random.Random, pool: NamePool, gender: str) -> str:
@@ -147,15 +157,17 @@ class Namer:
     def player(self, rng: random.Random, nation: str, gender: str, born: int, first: int, last: int) -> str:
         """A name for a player of `nation` active from `first` to `last` (years)."""
         name = ""
+        key: tuple[str, str] = (nation, "")
         for attempt in range(self.TRIES):
             name = compose(rng, nation, gender, born, extra_given=attempt >= self.TRIES // 2)
+            key = (nation, fold(name))
+            spans = self._in_use.get(key)
+            if spans and any(a <= last and first <= b for a, b in spans):
+                continue  # (tested first: cheaper than is_denied, and either refuses the name)
             if is_denied(name):
                 continue
-            spans = self._in_use.get((nation, fold(name)))
-            if spans and any(a <= last and first <= b for a, b in spans):
-                continue
             break
-        self._in_use.setdefault((nation, fold(name)), []).append((first, last))
+        self._in_use.setdefault(key, []).append((first, last))
         return name
 
     def other(self, rng: random.Random, nation: str, gender: str, born: int) -> str:

@@ -31,10 +31,19 @@ async def import_bundle(conn: asyncpg.Connection, path: Path, progress: Progress
 
 
 async def generate_world(
-    conn: asyncpg.Connection, *, scale: str, seed: int, as_of: dt.date, progress: Progress = None
+    conn: asyncpg.Connection,
+    *,
+    scale: str,
+    seed: int,
+    as_of: dt.date,
+    progress: Progress = None,
+    processes: int | None = None,
 ) -> dict:
+    """Generates the world (on `processes` processes: generate_bundle's default when None) and loads it."""
     with tempfile.TemporaryDirectory(prefix="svc-world-") as tmp:
-        manifest = generate_bundle(Path(tmp), scale=scale, seed=seed, as_of=as_of, progress=progress)
+        manifest = generate_bundle(
+            Path(tmp), scale=scale, seed=seed, as_of=as_of, progress=progress, processes=processes
+        )
         await import_bundle(conn, Path(tmp), progress)
     return manifest
 

@@ -5,13 +5,31 @@ and when it was put right."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from typing import Protocol
 
 from svc.world.generate.context import Context
-from svc.world.generate.draws import Match
 from svc.world.generate.ids import sub_rng
 
 
-def corrections(ctx: Context, pool: list[Match]) -> list[tuple]:
+class Correctable(Protocol):
+    """A finished match as a correction reads it: a generated Match, or its summary from another process."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def g1(self) -> list[int]: ...
+    @property
+    def g2(self) -> list[int]: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def end_at(self) -> dt.datetime | None: ...
+    @property
+    def day(self) -> dt.date | None: ...
+
+
+def corrections(ctx: Context, pool: Sequence[Correctable]) -> list[tuple]:
     """Rows of the corrections table: a few of `pool` (finished matches) published wrong first."""
     rng = sub_rng(ctx.seed, "corrections")
     picks = rng.sample(pool, min(ctx.scale.corrections, len(pool)))

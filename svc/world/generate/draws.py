@@ -14,7 +14,7 @@ from svc.world.generate.calendar import Edition
 from svc.world.generate.champions import champion_of, final_winner
 from svc.world.generate.context import Context
 from svc.world.generate.entries import entries_of
-from svc.world.generate.ids import make_id, sub_rng
+from svc.world.generate.ids import digest, id_text, sub_rng
 from svc.world.generate.people import Player
 
 WALKOVER_RATE = 0.012
@@ -135,9 +135,10 @@ class Event:
         tie_order: int | None = None,
     ) -> Match:
         m = Match()
-        key = (self.ed.id, self.disc, self.sport_class, round_code or round_name, position, tie_id, tie_order)
-        m.id = make_id("mt_", *key)
-        m.event_id = make_id("ev_", *key)
+        # the match's and its event's ids are made from one hash of the same inputs (make_id)
+        d = digest(self.ed.id, self.disc, self.sport_class, round_code or round_name, position, tie_id, tie_order)
+        m.id = "mt_" + id_text(d)
+        m.event_id = "ev_" + id_text(d)
         m.tid = self.ed.id
         m.disc = self.disc
         m.sport_class = self.sport_class

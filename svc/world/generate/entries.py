@@ -6,6 +6,7 @@ the pairs made for one event (juniors, para)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from svc.world import facts
@@ -16,11 +17,8 @@ if TYPE_CHECKING:  # the draw that asks (draws.py imports this module)
     from svc.world.generate.draws import Event
 
 MINOR_SKEW = 1.4  # >1 skews minor events' entry windows toward the top of the field
-# Editions every senior edition counts against (SEASON_EDITIONS) but these, which the best never miss.
+# Editions every senior edition counts against (bookings.SEASON_EDITIONS) but these, which the best never miss.
 UNCOUNTED_KINDS = ("worlds", "olympics", "finals", "team")
-SEASON_EDITIONS = 12  # senior editions a player enters in a season besides those: the real top
-# players' dozen or so tournaments ...
-SEASON_DRAWS = 16  # ... and draws: a player of two doubles events enters eight editions
 # The stars an event loses to the rest of the season (rest, injuries, the bigger events): the
 # chance that one of the top half of its field stays away; the Super 100s and Grand Prix draw
 # from deeper down, the Super 1000s and the great events lose nobody.
@@ -58,57 +56,45 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
     need = offset + size * 4
 
     people = ctx.people
-    free = people.free_for(ed.id, ed.start, ed.end)
     # a season has room for so many tournaments: the great events, the season finals and team
-    # events are always entered, every other senior edition counts (SEASON_EDITIONS)
+    # events are always entered, every other senior edition counts (bookings.SEASON_EDITIONS)
     counted = kind == "senior" and ed.series.kind not in UNCOUNTED_KINDS
+    # who is playing another event that week, or has no room left in the season
+    blocked = people.bookings.blocked(ed.id, ed.start, ed.end, year if counted else None)
 
-    def allowed(p: Player) -> bool:
-        if not free(p):
-            return False  # playing another event that week
-        if (
-            counted
-            and ed.id not in people.entered(p, year)
-            and (people.editions_in(p, year) >= SEASON_EDITIONS or people.draws_in(p, year) >= SEASON_DRAWS)
-        ):
-            return False
-        if region is None:
-            return True
+    def in_region(p: Player) -> bool:
         if region == "CW":
             return p.country in facts.COMMONWEALTH
-        return facts.COUNTRY_CONTINENT[p.country] == region
+        return region is None or facts.COUNTRY_CONTINENT[p.country] == region
+
+    def allowed(p: Player) -> bool:
+        return p.idx not in blocked and in_region(p)
 
     per_nation_cap = {"olympics": 2, "worlds": 4}.get(ed.series.kind, 99)
-    cands: list[tuple[tuple[Player, ...], float]] = []
+    # the first `need` entries allowed, strongest first: thousands of players per draw are tried,
+    # so the field is run down in slices by comprehensions, and the strengths are worked out
+    # only for the window of it the draw takes
     if disc in ("MS", "WS"):
-        gender = "M" if disc == "MS" else "W"
-        for p in ctx.people.active(kind, gender, year):  # strongest first; stop once deep enough
-            if (
-                not allowed(p)
-                or (kind == "para" and p.sport_class != ev.sport_class)
-                or (kind == "senior" and disc not in p.events)
-            ):
-                continue
-            cands.append(((p,), p.strength(year)))
-            if len(cands) >= need:
-                break
-    else:
         if kind == "senior":
-            pool_pairs = ctx.people.pairs(disc, year)
+            field = people.playing(disc, year)
         else:
-            pool_pairs = adhoc_pairs(ctx, ev, kind, year)
-        for a, b in pool_pairs:
-            if allowed(a) and allowed(b):
-                cands.append(((a, b), (a.strength(year) + b.strength(year)) / 2))
-                if len(cands) >= need:
-                    break
+            gender = "M" if disc == "MS" else "W"
+            field = [p for p in people.active(kind, gender, year) if kind != "para" or p.sport_class == ev.sport_class]
+        cands = _first(need, field, blocked, None if region is None else in_region, singles=True)
+    else:
+        pool_pairs = people.pairs(disc, year) if kind == "senior" else adhoc_pairs(ctx, ev, kind, year)
+        cands = _first(need, pool_pairs, blocked, None if region is None else in_region)
     if len(cands) - offset < size:
         offset = max(0, len(cands) - size * 2)
+    window = [
+        (e, e[0].strength(year) if len(e) == 1 else (e[0].strength(year) + e[1].strength(year)) / 2)
+        for e in cands[offset : offset + size * 4]
+    ]
     # interest: the big events draw the best; smaller ones lose some stars at random
     scored = []
     great = ed.series.kind in ("worlds", "olympics", "finals") or ed.tier in NEVER_SKIPPED
     skip = 0.0 if great else STAR_SKIP.get(ed.tier or "", STAR_SKIP_OTHER)
-    for i, (entry, st) in enumerate(cands[offset : offset + size * 4]):
+    for i, (entry, st) in enumerate(window):
         if i < size // 2 and skip and rng.random() < skip:
             continue
         scored.append((st + rng.gauss(0, 25), i, entry))
@@ -127,14 +113,39 @@ def entries_of(ctx: Context, ev: Event, size: int) -> list[tuple[Player, ...]]:
             break
     if ev.champion is not None and out and not any(e[0].country == ev.champion for e in out):
         # the record's champion nation was there: its best entry takes the last place
-        best = next((e for e, _st in cands if e[0].country == ev.champion and e not in out), None) or _nation_entry(
+        best = next((e for e in cands if e[0].country == ev.champion and e not in out), None) or _nation_entry(
             ctx, ev, kind, year, allowed
         )
         if best is not None:
             out[-1] = best
-    people.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
+    people.bookings.book([p for entry in out for p in entry], ed.id, ed.start, ed.end)
     if counted:
-        people.count_draw([p for entry in out for p in entry], year, ed.id)
+        people.bookings.count_draw([p for entry in out for p in entry], year, ed.id)
+    return out
+
+
+def _first(
+    need: int, field: list, blocked: set[int], in_region: Callable[[Player], bool] | None, singles: bool = False
+) -> list[tuple[Player, ...]]:
+    """The first `need` entries of `field` (pairs of players, or players when `singles`) none of
+    whose players is `blocked` (nor outside the region, `in_region`, when given), in the field's
+    order, as tuples. Each slice runs down as many as are still wanted, so no entry past the
+    last one taken is tried."""
+    out: list[tuple[Player, ...]] = []
+    at = 0
+    while len(out) < need and at < len(field):
+        step = need - len(out)
+        part = field[at : at + step]
+        at += step
+        if in_region is None:
+            if singles:
+                out += [(p,) for p in part if p.idx not in blocked]
+            else:
+                out += [e for e in part if e[0].idx not in blocked and e[1].idx not in blocked]
+        elif singles:
+            out += [(p,) for p in part if p.idx not in blocked and in_region(p)]
+        else:
+            out += [e for e in part if all(p.idx not in blocked and in_region(p) for p in e)]
     return out
 
 

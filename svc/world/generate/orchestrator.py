@@ -5,30 +5,30 @@ Each step is a piece of its own module; this one only runs them in order and wri
 from __future__ import annotations
 
 import datetime as dt
+import os
+import tempfile
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from svc.core.progress import Progress
 from svc.world import facts
 from svc.world.bundle import FORMAT_VERSION, BundleWriter
-from svc.world.generate import corrections, draws, rankings, timetable
-from svc.world.generate.calendar import Edition, build_calendar, events_of, series_of, venue_id
+from svc.world.generate import chunks, corrections, rankings
+from svc.world.generate.calendar import Edition, build_calendar, series_of, venue_id
 from svc.world.generate.context import Context
-from svc.world.generate.draws import Event, Match
 from svc.world.generate.ids import sub_rng
-from svc.world.generate.prices import odds_rows, priced
+from svc.world.generate.prices import odds_rows
 from svc.world.generate.scales import SCALES
-from svc.world.generate.teams import TeamEvent
 
 GENERATOR = "svc.world.generate 1"  # recorded in every bundle's manifest and world_meta
-CORRECTION_POOL = 5000  # finished matches kept as candidates for a published-wrong result
 
 
 class Orchestrator:
-    def __init__(self, w: BundleWriter, ctx: Context, progress: Progress = None) -> None:
-        self.w, self.ctx, self.progress = w, ctx, progress
+    def __init__(self, w: BundleWriter, ctx: Context, progress: Progress = None, processes: int = 1) -> None:
+        self.w, self.ctx, self.progress, self.processes = w, ctx, progress, processes
         self.results: list[tuple[dt.date, str, tuple, int]] = []  # ranking results (date, disc, entry, points)
-        self.finished_for_corrections: list[Match] = []
+        self.finished_for_corrections: list[chunks.Finished] = []
         self.odds_rng = sub_rng(ctx.seed, "odds")
 
     def run(self) -> dict[str, Any]:
@@ -39,31 +39,8 @@ class Orchestrator:
         w.rows("venues", ((venue_id(c.name, v), v, c.id, elev) for c in facts.CITIES for v, elev in c.venues))
         w.rows("series", ((s.slug, s.name, s.level, s.para, s.team, s.first_year) for s in series_list))
         calendar = build_calendar(ctx.seed, ctx.scale, ctx.as_of, series_list)
-        for i, ed in enumerate(calendar):
-            w.row(
-                "tournaments",
-                (
-                    ed.id,
-                    ed.series.slug,
-                    ed.name,
-                    ed.year,
-                    ed.series.level,
-                    ed.series.para,
-                    ed.series.team,
-                    ed.tier,
-                    ed.start,
-                    ed.end,
-                    facts.CITY_ID[ed.city],
-                    ed.venue_id,
-                    ed.prize,
-                    ed.series.medals or ed.series.kind == "olympics",
-                    ed.draw_size,
-                ),
-            )
-            if ed.state != "future":
-                self.edition(ed)
-            if self.progress and (i % 25 == 0 or i == len(calendar) - 1):
-                self.progress("tournaments", i + 1, len(calendar))
+        w.rows("tournaments", (tournament_row(ed) for ed in calendar))
+        self.play(calendar)
         w.rows("corrections", corrections.corrections(ctx, self.finished_for_corrections))
         rankings.write_rankings(w, ctx, self.results, self.progress)
         w.rows("players", (p.row() for p in ctx.people.all if p.used))
@@ -77,38 +54,72 @@ class Orchestrator:
         w.rows("world_meta", sorted((k, str(v)) for k, v in {**meta, "format": FORMAT_VERSION}.items()))
         return w.finish(meta)
 
-    def edition(self, ed: Edition) -> None:
+    def play(self, calendar: list[Edition]) -> None:
+        """Every edition played, in chunks (chunks.py): here one after another, or on `processes`
+        processes; their shares are joined in calendar order either way."""
         ctx = self.ctx
-        if ed.series.team:
-            team = TeamEvent(ctx, ed)
-            matches = team.play()
-            self.w.rows("ties", team.ties_out)
-        else:
-            matches = []
-            for disc, sport_class in events_of(ed):
-                ev = Event(ctx, ed, disc, sport_class)
-                played, entries = (draws.finals_event if ed.series.kind == "finals" else draws.knockout)(ctx, ev)
-                self.results.extend(rankings.results_of(ev, played, entries))
-                matches.extend(played)
-        timetable.schedule(ctx.seed, ed, matches)
-        if ed.state == "current":
-            matches = timetable.split_current(ctx.now, matches)
-        self.emit(ed, matches)
-
-    def emit(self, ed: Edition, matches: list[Match]) -> None:
-        w = self.w
-        odds_ok = priced(ed, self.ctx.scale)
-        for m in matches:
-            w.row("matches", m.row())
-            if odds_ok and m.outcome != "walkover":
-                w.plain_rows("odds", odds_rows(self.odds_rng, m))
-            if m.rallies and m.outcome != "walkover":
-                w.plain_rows(
-                    "rallies", ((m.id, r.game, r.rally, r.server, r.winner, r.score1, r.score2) for r in m.rallies)
+        ranges = chunks.split(calendar, ctx, self.processes * chunks.CHUNKS_PER_PROCESS if self.processes > 1 else 1)
+        with tempfile.TemporaryDirectory(prefix="svc-chunks-") as tmp:
+            if self.processes > 1 and len(ranges) > 1:
+                pool = get_context("spawn").Pool(
+                    min(self.processes, len(ranges)),
+                    initializer=chunks.start_worker,
+                    initargs=(ctx.seed, ctx.scale.name, ctx.now),
                 )
-            if ed.state == "past" and m.outcome == "played" and len(self.finished_for_corrections) < CORRECTION_POOL:
-                if sub_rng(self.ctx.seed, "corr?", m.id).random() < 0.05:
-                    self.finished_for_corrections.append(m)
+                with pool:
+                    for result in pool.imap(chunks.play_in_worker, [(a, b, tmp) for a, b in ranges]):
+                        self.join(result, Path(tmp), len(calendar))
+            else:
+                for a, b in ranges:
+                    self.join(chunks.play_chunk(ctx, calendar, a, b, Path(tmp)), Path(tmp), len(calendar))
+
+    def join(self, got: chunks.ChunkResult, tmp: Path, editions: int) -> None:
+        """A chunk's share after those before it: its fragments, then the odds (one stream through
+        every priced match in calendar order), correction candidates, ranking results, players."""
+        ctx, w = self.ctx, self.w
+        for table in chunks.FRAGMENT_TABLES:
+            w.append(table, got.fragment(tmp, table), got.rows[table])
+            got.fragment(tmp, table).unlink()
+        for m in got.priced:
+            w.plain_rows("odds", odds_rows(self.odds_rng, m))
+        room = chunks.CORRECTION_POOL - len(self.finished_for_corrections)
+        self.finished_for_corrections.extend(got.finished[:room])
+        if got.made_through > ctx.people.made_through:  # a chunk played in another process
+            ctx.people.make_through(got.made_through)
+        players = ctx.people.all
+        self.results.extend((day, d, tuple(players[i] for i in side), pts) for day, d, side, pts in got.results)
+        for i in got.used:
+            players[i].used = True
+        if self.progress:
+            self.progress("tournaments", got.stop, editions)
+
+
+def tournament_row(ed: Edition) -> tuple:
+    return (
+        ed.id,
+        ed.series.slug,
+        ed.name,
+        ed.year,
+        ed.series.level,
+        ed.series.para,
+        ed.series.team,
+        ed.tier,
+        ed.start,
+        ed.end,
+        facts.CITY_ID[ed.city],
+        ed.venue_id,
+        ed.prize,
+        ed.series.medals or ed.series.kind == "olympics",
+        ed.draw_size,
+    )
+
+
+def available_cores() -> int:
+    """The cores this process may run on (a container's share, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def generate_bundle(
@@ -118,18 +129,25 @@ def generate_bundle(
     seed: int = 1,
     as_of: dt.date | dt.datetime | None = None,
     progress: Progress = None,
+    processes: int | None = None,
 ) -> dict[str, Any]:
     """Generate the world into `out_dir` (one CSV per table + manifest.json); returns the manifest.
 
     `as_of` is the world's "now": a moment (default: now, to the minute), or a day, which stands
-    for noon UTC of that day (reproducible: the same day gives the same world whenever it runs)."""
+    for noon UTC of that day (reproducible: the same day gives the same world whenever it runs).
+
+    `processes`: how many processes play the editions (default: every core, but one for the tiny
+    scale, whose few editions take less time than starting a process); the bundle is byte-identical
+    whatever the number (svc/world/generate/chunks.py says why)."""
     if as_of is None:
         as_of = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
+    if processes is None:
+        processes = 1 if scale == "tiny" else available_cores()
     w = BundleWriter(Path(out_dir))
     try:
-        return Orchestrator(w, Context.make(seed, SCALES[scale], as_of), progress).run()
+        return Orchestrator(w, Context.make(seed, SCALES[scale], as_of), progress, max(1, processes)).run()
     except BaseException:
         w.abort()
         raise

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+from functools import cache
+from itertools import accumulate
 
 import attrs
 
 from svc.world import facts
 from svc.world.factfiles.people import Star, stars
+from svc.world.generate.bookings import Bookings
 from svc.world.generate.ids import make_id, slugify, sub_rng
 from svc.world.generate.scales import Scale
 from svc.world.naming import Namer
@@ -26,7 +28,6 @@ PEAK_TAIL = 1.0  # talent beyond 1.5 spreads above the nation's mean is cut ther
 FIRST_BORN = FIRST_SEASON - 46  # the oldest cohort any season reaches (active: ages up to 46)
 # the cohorts of one birth year, in the order they are made
 COHORT_KINDS = (("senior", "M"), ("senior", "W"), ("para", "M"), ("para", "W"))
-ONE_DAY = dt.timedelta(days=1)
 
 
 # The events of a career (senior): a specialist in singles or in doubles, as the real game has
@@ -41,6 +42,10 @@ SINGLES_AND_DOUBLES = ((1965, 0.35), (1980, 0.2), (1990, 0.1), (9999, 0.0))
 PARA_EVENTS = {"M": ("MS", "MD", "XD"), "W": ("WS", "WD", "XD")}
 
 
+# a nation's strength in a discipline (facts), asked four times for every player made: kept
+discipline_strength = cache(facts.discipline_strength)
+
+
 def _share(table: tuple[tuple[int, float], ...], era: int) -> float:
     return next(share for before, share in table if era < before)
 
@@ -52,7 +57,7 @@ def career_events(rng, nation: str, gender: str, born: int, overall: float) -> t
     at = born + PEAK_YEARS
     weights = [SINGLES_SHARE, (1 - SINGLES_SHARE) * (1 - MIXED_SHARE), (1 - SINGLES_SHARE) * MIXED_SHARE]
     options = (singles, doubles, "XD")
-    weights = [w * (0.3 + facts.discipline_strength(nation, d, at, overall)) for w, d in zip(weights, options)]
+    weights = [w * (0.3 + discipline_strength(nation, d, at, overall)) for w, d in zip(weights, options)]
     first = rng.choices(options, weights)[0]
     era = born + 25
     if first == singles:
@@ -176,13 +181,8 @@ class People:
         self._made_through = FIRST_BORN - 1  # cohorts are made year by year up to here
         self._active: dict[tuple[str, str, int], list[Player]] = {}
         self._pairs: dict[tuple[str, int], list[tuple[Player, Player]]] = {}
-        # who plays where: player idx -> {each day of an edition entered, and the ISO week it starts
-        # in: that edition's id}, so that nobody is in two places on one day or enters two events
-        # starting in one week (looked up by day and week: players enter hundreds of editions)
-        self.booked: dict[int, dict[object, str]] = {}
-        # (player idx, year) -> senior editions entered and draws played in them (those counted)
-        self._editions: dict[tuple[int, int], set[str]] = {}
-        self._draws: dict[tuple[int, int], int] = {}
+        self._playing: dict[tuple[str, int], list[Player]] = {}
+        self.bookings = Bookings()  # who plays where, and how much of each season
 
     def cohort(self, kind: str, gender: str, year: int) -> list[Player]:
         key = (kind, gender, year)
@@ -213,18 +213,17 @@ class People:
         # a strong nation has many more players than a weak one: the depth that fills the circuit's
         # draws with its players (real World Tour 2018-2020: twelve nations, 86 % of appearances)
         weights = [0.1 + 3.0 * s * s for _c, s in nations]
+        cum_weights = list(accumulate(weights))  # summed once, as random.choices sums them each time
         out = []
         for i in range(size):
-            nation, nstrength = rng.choices(nations, weights)[0]
+            nation, nstrength = rng.choices(nations, cum_weights=cum_weights)[0]
             p = self._person(make_id("pl_", self.seed, kind, gender, year, i), gender, nation, year, rng)
             p.sport_class = rng.choice(facts.SPORT_CLASSES) if kind == "para" else None
             p.kind = kind
             p.events = PARA_EVENTS[gender] if kind == "para" else career_events(rng, nation, gender, year, nstrength)
             # as strong as the nation is in the player's own discipline (the record's honours, by era)
             strength = (
-                nstrength
-                if kind == "para"
-                else facts.discipline_strength(nation, p.events[0], year + PEAK_YEARS, nstrength)
+                nstrength if kind == "para" else discipline_strength(nation, p.events[0], year + PEAK_YEARS, nstrength)
             )
             # talent beyond the nation's: a normal spread with its far tail cut (PEAK_TAIL), so that no
             # one stands so far above a strong field that they win all there is for a decade
@@ -282,50 +281,14 @@ class People:
         p.name = self.names.player(rng, star.nation, gender, year, year + JUNIOR_FROM_AGE, year + p.end_age)
         return p
 
-    def free_for(self, edition: str, start: dt.date | None, end: dt.date | None) -> Callable[[Player], bool]:
-        """Whether a player may enter this edition: no other edition of theirs overlaps its days
-        or starts in the same calendar week (editions without dates are never in the way). The
-        edition's week and days are worked out once, for the many players an entry list tries."""
-        if start is None or end is None:
-            return lambda p: True
-        keys = [start.isocalendar()[:2]] + [start + ONE_DAY * k for k in range((end - start).days + 1)]
-        booked = self.booked
+    @property
+    def made_through(self) -> int:
+        """The last birth year whose cohorts (every kind) are made."""
+        return self._made_through
 
-        def free(p: Player) -> bool:
-            held = booked.get(p.idx)
-            return not held or all(held.get(k, edition) == edition for k in keys)
-
-        return free
-
-    def book(self, players, edition: str, start: dt.date | None, end: dt.date | None) -> None:
-        if start is None or end is None:
-            return
-        week = start.isocalendar()[:2]
-        for p in players:
-            held = self.booked.setdefault(p.idx, {})
-            if held.get(week) == edition:
-                continue  # booked already (another event of the same edition)
-            held[week] = edition
-            day = start
-            while day <= end:
-                held[day] = edition
-                day += ONE_DAY
-
-    def editions_in(self, p: Player, year: int) -> int:
-        """Senior editions `p` entered in `year` that count against a season's room
-        (draws.SEASON_EDITIONS); an edition is one whatever number of its events they play."""
-        return len(self._editions.get((p.idx, year), ()))
-
-    def draws_in(self, p: Player, year: int) -> int:
-        return self._draws.get((p.idx, year), 0)
-
-    def entered(self, p: Player, year: int) -> set[str]:
-        return self._editions.get((p.idx, year), set())
-
-    def count_draw(self, players, year: int, edition: str) -> None:
-        for p in players:
-            self._editions.setdefault((p.idx, year), set()).add(edition)
-            self._draws[(p.idx, year)] = self._draws.get((p.idx, year), 0) + 1
+    def make_through(self, year: int) -> None:
+        """Makes every cohort born up to `year` (in the one order: numbered and named as anywhere else)."""
+        self.cohort(*COHORT_KINDS[-1], year)
 
     def warm(self, last_year: int) -> None:
         """Creates every cohort that plays up to `last_year` (cohort() makes them oldest first,
@@ -353,6 +316,16 @@ class People:
         out.sort(key=lambda p: (-p.strength(year), p.idx))
         self._active[key] = out
         return out
+
+    def playing(self, disc: str, year: int) -> list[Player]:
+        """Senior players of singles `disc` (MS, WS) among their events in `year`, by strength
+        (active's order): the field an entry list runs down."""
+        key = (disc, year)
+        got = self._playing.get(key)
+        if got is None:
+            gender = "M" if disc == "MS" else "W"
+            got = self._playing[key] = [p for p in self.active("senior", gender, year) if disc in p.events]
+        return got
 
     def pairs(self, disc: str, year: int) -> list[tuple[Player, Player]]:
         """The doubles partnerships of `year`: last year's persist (PAIR_KEPT), the rest re-form."""

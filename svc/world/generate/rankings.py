@@ -83,6 +83,14 @@ def write_rankings(
         weeks.append(wk)
         wk += dt.timedelta(weeks=1)
     unmatched = unmatched_names(ctx)
+    orders: dict[tuple, list[int]] = {}  # an entry's players' idx: ties broken by them every week
+
+    def order_of(e: tuple) -> list[int]:
+        got = orders.get(e)
+        if got is None:
+            got = orders[e] = [p.idx for p in e]
+        return got
+
     for d in DISCIPLINES:
         rs = [r for r in results if r[1] == d]
         window: deque[tuple[dt.date, tuple, int]] = deque()
@@ -102,7 +110,7 @@ def write_rankings(
                 date, entry, pts = window.popleft()
                 per_entry[entry].remove((date, pts))
                 changed.add(entry)
-            for entry in sorted(changed, key=lambda e: [p.idx for p in e]):
+            for entry in sorted(changed, key=order_of):
                 lst = per_entry.get(entry) or []
                 if lst:
                     totals[entry] = sum(sorted((p for _dd, p in lst), reverse=True)[:RANKING_BEST])
@@ -116,7 +124,7 @@ def write_rankings(
                 continue
 
             def key(e: tuple, totals: dict[tuple, int] = totals) -> tuple:
-                return (-totals[e], [p.idx for p in e])
+                return (-totals[e], order_of(e))
 
             if full:
                 ranked = sorted(totals, key=key)

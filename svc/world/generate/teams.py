@@ -44,7 +44,7 @@ class TeamEvent:
         """
         year = self.ed.play_year
         people = self.ctx.people
-        free = people.free_for(self.ed.id, self.ed.start, self.ed.end)
+        free = people.bookings.free_for(self.ed.id, self.ed.start, self.ed.end)
 
         def squad(g: str, disc: str) -> list[Player]:
             # those who play the discipline first, the strongest first; others only to make up a team
@@ -83,7 +83,7 @@ class TeamEvent:
             seen[disc] = i + 1
             options = singles.get(disc) or doubles[disc]
             out.append(options[i % len(options)])
-        people.book([p for entry in out for p in entry], self.ed.id, self.ed.start, self.ed.end)
+        people.bookings.book([p for entry in out for p in entry], self.ed.id, self.ed.start, self.ed.end)
         return out
 
     def play(self) -> list[Match]:
