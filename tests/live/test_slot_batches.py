@@ -28,9 +28,9 @@ def batch_sizes(monkeypatch) -> list[int]:
     sizes: list[int] = []
     take = slots_mod._take_many
 
-    async def counted(claims, conn):
+    async def counted(claims, handed, conn):
         sizes.append(len(claims))
-        return await take(claims, conn)
+        return await take(claims, handed, conn)
 
     monkeypatch.setattr(slots_mod, "_take_many", counted)
     return sizes
@@ -106,11 +106,11 @@ def held_in_flight(monkeypatch):
     in_flight, let_go = threading.Event(), threading.Event()
     take = slots_mod._take_many
 
-    async def held(claims, conn):
+    async def held(claims, handed, conn):
         in_flight.set()
         while not let_go.is_set():
             await asyncio.sleep(0.005)
-        return await take(claims, conn)
+        return await take(claims, handed, conn)
 
     monkeypatch.setattr(slots_mod, "_take_many", held)
     return in_flight, let_go
