@@ -25,6 +25,17 @@ async def table_counts(conn) -> dict[str, int] | None:
     return {r[0]: await conn.fetchval(f"SELECT count(*) FROM public.{r[0]}") for r in names} or None
 
 
+def test_the_checkouts_prebuilt_world_is_made_by_this_code():
+    found = prebuilt.Prebuilt.read()
+    assert found is not None, "svc/world/prebuilt/ holds no dump: python -m ops.prebuilt_world makes it"
+    assert (found.scale, found.seed) == ("demo", 1899)
+    assert found.fingerprint == prebuilt.sources_fingerprint(), (
+        "the prebuilt demo world was made by other sources than these (the generator, its fact files, the "
+        "schema, the derived tables or the rating changed): make it again with python -m ops.prebuilt_world"
+    )
+    assert prebuilt.file_sha256(found.dump) == found.sha256, "the dump is not the file its manifest describes"
+
+
 @pytest.fixture(scope="module")
 def dumped(pg_server_url, template_url, tmp_path_factory):
     """The tiny world dumped, from a copy of the template (other modules copy the template itself)."""
