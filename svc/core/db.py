@@ -95,8 +95,11 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     every other lock is transaction-level."""
 
 
-async def _planned_anew(pool: asyncpg.Pool, stmt: Statement, args: list[Any]) -> list[asyncpg.Record]:
-    async with pool.acquire() as conn:
+async def _planned_anew(via: Any, stmt: Statement, args: list[Any]) -> list[asyncpg.Record]:
+    """On the lane's connection (svc.core.lane), or on one of `via`'s when it is a pool."""
+    if not isinstance(via, asyncpg.Pool):
+        return await fetch_planned_anew(via, stmt, args)
+    async with via.acquire() as conn:
         return await fetch_planned_anew(conn, stmt, args)
 
 
