@@ -121,7 +121,9 @@ class Database:
         self._thread: threading.Thread | None = None
         self._pool: asyncpg.Pool | None = None
         self._batched: dict[str, Batched[Any]] = {}
-        self._lane = Lane()  # single statements on the primary skip the pool's machinery
+        # single statements on the primary skip the pool's machinery; not with a pool of one, whose
+        # one connection the lane would keep from transactions (Database.run, .transaction)
+        self._lane = Lane() if pool_size > 1 else None
 
     # -- lifecycle -------------------------------------------------------------
     async def open(self) -> None:
@@ -172,7 +174,8 @@ class Database:
             with trio.CancelScope(shield=True):
                 try:
                     with trio.fail_after(5):
-                        await self._call(lambda: self._lane.close(pool))
+                        if (lane := self._lane) is not None:
+                            await self._call(lambda: lane.close(pool))
                         await self._call(pool.close)
                 except (trio.TooSlowError, Exception):  # closing is best effort; terminate what is left
                     pool.terminate()
@@ -309,7 +312,8 @@ class Database:
         wanted = version_wanted() if stmt.replica and self._replicas else None
         if wanted is None:
             metrics.labelled(metrics.DB_STATEMENTS, "primary").inc()
-            return await self._call(lambda: self._lane.run(pool, op))
+            lane = self._lane
+            return await self._call(lambda: lane.run(pool, op) if lane is not None else op(pool))
         return await self._call(lambda: self._replicas.read(pool, op, wanted))
 
     # -- a connection of one's own -------------------------------------------------------
