@@ -15,7 +15,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
-import trio
 
 from svc.access import keys as svc_keys
 from svc.core.clock import Clock
@@ -208,25 +207,6 @@ def http_scope(path: str, headers: dict[str, str]) -> dict:
         "server": ("127.0.0.1", 8000),
         "extensions": {},
     }
-
-
-def receive_then_disconnect(gone: trio.Event | None = None):
-    """An ASGI `receive`: the (empty) request once, then `http.disconnect` once `gone` is set
-    (never, without one: the client stays)."""
-    asked = False
-
-    async def receive() -> dict:
-        nonlocal asked
-        if not asked:
-            asked = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        if gone is None:
-            await trio.sleep_forever()
-        else:
-            await gone.wait()
-        return {"type": "http.disconnect"}
-
-    return receive
 
 
 def use_calls_today(db_url: str, key: str, used: int) -> None:

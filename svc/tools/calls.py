@@ -19,6 +19,7 @@ import orjson
 import trio
 
 from svc.tools.catalog import STREAM_SECONDS_DEFAULT, STREAM_SECONDS_MAX, Tool
+from svc.web.incoming import receive_then_disconnect
 
 ASGIApp = Callable[[dict, Callable[[], Awaitable[dict]], Callable[[dict], Awaitable[None]]], Awaitable[None]]
 STREAM_CLOSE_S = 5.0  # after the client side leaves, the app's stream has this long to end
@@ -88,15 +89,7 @@ async def call(app: ASGIApp, tool: Tool, arguments: dict[str, Any], key: str | N
     head: dict[str, Any] = {}
     chunks: list[bytes] = []
     leave = trio.Event()
-    sent = False
-
-    async def receive() -> dict:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await leave.wait()
-        return {"type": "http.disconnect"}
+    receive = receive_then_disconnect(leave)
 
     async def send(message: dict) -> None:
         if message["type"] == "http.response.start":

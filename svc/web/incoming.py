@@ -6,11 +6,12 @@ layer that made it (tests/service/test_direct_answers.py compares them byte for 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
 import attrs
+import trio
 from hypercorn.typing import HTTPScope
 from quart import request
 from werkzeug.sansio.utils import get_current_url, get_host
@@ -96,3 +97,23 @@ class Incoming:
             server=(server[0], server[1]) if server else None,
             request_id=chosen_id(next((v for name in INCOMING if (v := headers.get(name))), "")),
         )
+
+
+def receive_then_disconnect(gone: trio.Event | None = None) -> Callable[[], Awaitable[dict[str, Any]]]:
+    """An ASGI `receive` for a request made in process (an MCP tool's call, svc.tools.calls; tests):
+    the (empty) request once, then `http.disconnect` once `gone` is set (never, without one: the
+    client stays)."""
+    asked = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        if gone is None:
+            await trio.sleep_forever()
+        else:
+            await gone.wait()
+        return {"type": "http.disconnect"}
+
+    return receive

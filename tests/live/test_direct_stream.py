@@ -10,8 +10,9 @@ from svc.access.keys import key_hash
 from svc.assembly import hub_component
 from svc.core.clock import Clock
 from svc.testing.live import LIVE_SQL, Reader, running_app
+from svc.web.incoming import receive_then_disconnect
 from svc_live.components import hub_of
-from tests.support import NOON, http_scope, make_key, receive_then_disconnect, sql
+from tests.support import NOON, http_scope, make_key, sql
 
 VARIABLE = {b"request-id", b"date"}
 

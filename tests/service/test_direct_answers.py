@@ -14,7 +14,8 @@ from svc.access import keys as svc_keys
 from svc.assembly import create_app
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-from tests.support import NOON, http_scope, make_key, receive_then_disconnect, run, sql
+from svc.web.incoming import receive_then_disconnect
+from tests.support import NOON, http_scope, make_key, run, sql
 
 PATH = "/v1/countries"
 VARIABLE = {b"request-id", b"date"}

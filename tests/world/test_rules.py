@@ -144,11 +144,30 @@ def test_demo_world_rules(tmp_path) -> None:
 # --------------------------------------------------------------------------- the importer
 
 
-async def schema_made(conn) -> None:
-    """The schema's migrations applied in order, as `migrate` applies them."""
-    schema = Path(__file__).resolve().parents[2] / "svc" / "sql" / "schema"
-    for f in sorted(schema.glob("*.sql")):
-        await conn.execute(f.read_text())
+def on_new_schema(pg_server_url: str, name: str, work) -> None:
+    """`await work(conn)` on a new database `name` holding the schema's migrations applied in
+    order (as `migrate` applies them); the database is dropped after."""
+    import asyncio
+
+    import asyncpg
+
+    from tests.support import drop_database, new_database
+
+    db_url = new_database(pg_server_url, name)
+
+    async def go() -> None:
+        conn = await asyncpg.connect(db_url)
+        try:
+            for f in sorted((Path(__file__).resolve().parents[2] / "svc" / "sql" / "schema").glob("*.sql")):
+                await conn.execute(f.read_text())
+            await work(conn)
+        finally:
+            await conn.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        drop_database(pg_server_url, name)
 
 
 def edited_copy(tiny: World, where: str, table: str, edit) -> Path:
@@ -163,59 +182,38 @@ def edited_copy(tiny: World, where: str, table: str, edit) -> Path:
 
 def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> None:
     """Loads twice (a reload replaces, never appends); platform tables keep their rows."""
-    import asyncio
-
-    import asyncpg
-
     from svc.world.bundle import TABLE_NAMES, BundleError
     from svc.world.load import load_bundle
-    from tests.support import drop_database, new_database
 
-    name = f"svc_world_load_{os.getpid()}"
-    db_url = new_database(pg_server_url, name)
+    async def work(conn) -> None:
+        await conn.execute("CREATE TABLE IF NOT EXISTS keep_me (x int)")
+        await conn.execute("INSERT INTO keep_me VALUES (1)")
+        steps = []
+        for _ in range(2):
+            await load_bundle(conn, tiny.path, progress=lambda s, d, t: steps.append((s, d, t)))
+        for table in TABLE_NAMES:
+            n = await conn.fetchval(f"SELECT count(*) FROM {table}")
+            assert n == tiny.manifest["tables"][table]["rows"], table
+        assert await conn.fetchval("SELECT count(*) FROM keep_me") == 1
+        assert steps and steps[-1][1] == steps[-1][2]
+        # accent-insensitive search finds the accented names
+        assert await conn.fetchval("SELECT count(*) FROM players WHERE fold(name) <> lower(name)") > 0
+        broken = edited_copy(tiny, "broken", "odds", lambda text: text.split("\n", 1)[0] + "\n")
+        with pytest.raises(BundleError):
+            await load_bundle(conn, broken)
+        assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
 
-    async def go() -> None:
-        conn = await asyncpg.connect(db_url)
-        try:
-            await schema_made(conn)
-            await conn.execute("CREATE TABLE IF NOT EXISTS keep_me (x int)")
-            await conn.execute("INSERT INTO keep_me VALUES (1)")
-            steps = []
-            for _ in range(2):
-                await load_bundle(conn, tiny.path, progress=lambda s, d, t: steps.append((s, d, t)))
-            for table in TABLE_NAMES:
-                n = await conn.fetchval(f"SELECT count(*) FROM {table}")
-                assert n == tiny.manifest["tables"][table]["rows"], table
-            assert await conn.fetchval("SELECT count(*) FROM keep_me") == 1
-            assert steps and steps[-1][1] == steps[-1][2]
-            # accent-insensitive search finds the accented names
-            assert await conn.fetchval("SELECT count(*) FROM players WHERE fold(name) <> lower(name)") > 0
-            broken = edited_copy(tiny, "broken", "odds", lambda text: text.split("\n", 1)[0] + "\n")
-            with pytest.raises(BundleError):
-                await load_bundle(conn, broken)
-            assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
-        finally:
-            await conn.close()
-
-    try:
-        asyncio.run(go())
-    finally:
-        drop_database(pg_server_url, name)
+    on_new_schema(pg_server_url, f"svc_world_load_{os.getpid()}", work)
 
 
 def test_load_bundle_still_checks_keys(tiny: World, pg_server_url) -> None:
     """The load adds its keys after the COPY (svc.world.load.keys_checked_after): a bundle whose odds
     name a match it lacks, or that holds one match twice, still fails, and leaves the world and its
     keys as they were."""
-    import asyncio
-
     import asyncpg
 
     from svc.world.load import load_bundle
-    from tests.support import drop_database, new_database
 
-    name = f"svc_world_keys_{os.getpid()}"
-    db_url = new_database(pg_server_url, name)
     keys = "SELECT count(*) FROM pg_constraint WHERE conrelid = ANY ('{matches,odds}'::regclass[])"
 
     # rows replaced, not added: the manifest's row counts still hold
@@ -227,22 +225,14 @@ def test_load_bundle_still_checks_keys(tiny: World, pg_server_url) -> None:
         head, first, _, rest = text.split("\n", 3)
         return "\n".join([head, first, first, rest])
 
-    async def go() -> None:
-        conn = await asyncpg.connect(db_url)
-        try:
-            await schema_made(conn)
-            await load_bundle(conn, tiny.path)
-            before = await conn.fetchval(keys)
-            with pytest.raises(asyncpg.ForeignKeyViolationError):
-                await load_bundle(conn, edited_copy(tiny, "foreign", "odds", foreign_odds))
-            with pytest.raises(asyncpg.UniqueViolationError):
-                await load_bundle(conn, edited_copy(tiny, "twice", "matches", twice))
-            assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
-            assert await conn.fetchval(keys) == before > 0
-        finally:
-            await conn.close()
+    async def work(conn) -> None:
+        await load_bundle(conn, tiny.path)
+        before = await conn.fetchval(keys)
+        with pytest.raises(asyncpg.ForeignKeyViolationError):
+            await load_bundle(conn, edited_copy(tiny, "foreign", "odds", foreign_odds))
+        with pytest.raises(asyncpg.UniqueViolationError):
+            await load_bundle(conn, edited_copy(tiny, "twice", "matches", twice))
+        assert await conn.fetchval("SELECT count(*) FROM odds") == tiny.manifest["tables"]["odds"]["rows"]
+        assert await conn.fetchval(keys) == before > 0
 
-    try:
-        asyncio.run(go())
-    finally:
-        drop_database(pg_server_url, name)
+    on_new_schema(pg_server_url, f"svc_world_keys_{os.getpid()}", work)
