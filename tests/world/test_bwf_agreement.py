@@ -22,7 +22,7 @@ import pytest
 from svc.access.plans import prepare_database
 from svc.core.clock import Clock
 from svc.core.db import connect_asyncio
-from svc.world.replace import load_bwf_world
+from svc.world.replace import import_bundle
 from tests.support import NOON, Client, drop_database, make_key, new_database, run
 
 DATA = Path(__file__).resolve().parents[2] / "svc" / "world" / "sources" / "data" / "bwf-world-tour"
@@ -124,8 +124,9 @@ def record_finals() -> list[tuple[int, str, list[tuple[str, str]], list[tuple[st
 
 
 @pytest.fixture(scope="module")
-def real_url(pg_server_url):
-    """A database holding the real world built from the shipped files."""
+def real_url(pg_server_url, shipped_bwf_bundle):
+    """A database holding the real world built from the shipped files (as `load_bwf_world` loads it:
+    the bundle of the shipped files, imported)."""
     name = f"svc_test_bwf_{os.getpid()}"
     url = new_database(pg_server_url, name)
 
@@ -133,7 +134,7 @@ def real_url(pg_server_url):
         conn = await connect_asyncio(url)
         try:
             await prepare_database(conn)
-            await load_bwf_world(conn)
+            await import_bundle(conn, shipped_bwf_bundle)
         finally:
             await conn.close()
 
