@@ -137,9 +137,11 @@ class Session:
         self.hub.stream_opened()
         ended = False
         try:
-            for chunk in first:
-                yield chunk
-            del first  # the generator's frame lives as long as the stream
+            # popped, not iterated: the generator's frame lives as long as the stream, and a loop
+            # variable would keep the first chunk (every match in play, a few KiB) for all of it
+            while first:
+                yield first.pop(0)
+            del first
             assert self.sub is not None
             # changes and heartbeats as they come, until the inbox closes (the time is up, the hub
             # dropped it, the lease was lost, the client went away, the hub stopped)

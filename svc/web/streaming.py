@@ -37,9 +37,11 @@ async def send_streamed(
         nursery.start_soon(_watch, receive, body, gone)
         try:
             async for chunk in body:
-                if gone.seen:
-                    continue  # the body is ending: what it still yields has no one to go to
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if not gone.seen:  # else the body is ending: what it still yields has no one to go to
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                # not kept while the body waits for its next message, often 15 s: the first chunk
+                # holds every match in play (a few KiB per stream, ops/bench/stream.py's memory)
+                del chunk
         finally:
             nursery.cancel_scope.cancel()
     if not gone.seen:
