@@ -85,8 +85,8 @@ async def sample(conn, i: int) -> dict[str, str]:
         f"SELECT player_id FROM player_totals ORDER BY matches DESC, player_id {one}", i
     )
     s["rival_id"] = await conn.fetchval(
-        "SELECT opponent FROM player_opponents WHERE player_id = $1 AND scope = 'all' "
-        "ORDER BY meetings DESC, opponent LIMIT 1",
+        "SELECT o.opponent FROM player_match pm CROSS JOIN LATERAL unnest(pm.opponents) AS o(opponent) "
+        "WHERE pm.player_id = $1 GROUP BY o.opponent ORDER BY count(*) DESC, o.opponent LIMIT 1",
         s["player_id"],
     )
     s["player_year"] = str(

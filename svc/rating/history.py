@@ -169,14 +169,14 @@ async def finish_rebuild(conn: asyncpg.Connection, rating: asyncio.Future) -> Mo
     model, days, matches, draws = await rating
     tx = Tx(conn)
     await tx.execute(Q.ratings.clear)
-    async with tx.indexes_built_after(["rating_days"]):
+    async with tx.indexes_built_after(["rating_days", "rating_matches"]):
         await conn.copy_records_to_table(
             "rating_days",
             records=days,
             columns=["discipline", "player_id", "day", "rating", "variance", "matches", "until"],
         )
+        await conn.copy_records_to_table("rating_matches", columns=list(_MATCH_COLUMNS), records=matches)
     await conn.copy_records_to_table("rating_firsts", records=firsts(days), columns=["discipline", "player_id", "day"])
-    await conn.copy_records_to_table("rating_matches", columns=list(_MATCH_COLUMNS), records=matches)
     await conn.copy_records_to_table("rating_draws", columns=["draw", "level"], records=draws)
     await tx.execute(Q.ratings.model_save, model=model.to_json())
     return model
