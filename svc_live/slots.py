@@ -18,10 +18,9 @@ import time
 import uuid
 
 import asyncpg
-import outcome
-import trio
 
 from svc.core import metrics
+from svc.core.batches import Batches
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable, DedicatedConnection
 from svc.core.sqlfiles import Q
@@ -45,19 +44,14 @@ def new_holder() -> str:
     return f"{_WORKER}:{next(_streams)}"
 
 
-_QUEUED, _FLYING, _ABANDONED = 0, 1, 2  # a queued claim's state
-
-
 class _Claim:
-    """One stream's claim while it waits for its batch; `now` is the service clock's when its batch
-    is handed to the database (its lease runs LEASE_S from then)."""
+    """One stream's claim; `now` is the service clock's when its batch is handed to the database
+    (its lease runs LEASE_S from then)."""
 
-    __slots__ = ("key_id", "holder", "now", "task", "state")
+    __slots__ = ("key_id", "holder", "now")
 
     def __init__(self, key_id: int, holder: str, now: dt.datetime) -> None:
         self.key_id, self.holder, self.now = key_id, holder, now
-        self.task = trio.lowlevel.current_task()  # the stream's, parked until its batch answers
-        self.state = _QUEUED
 
 
 async def _take_many(claims: list[_Claim], handed: float, conn: Connection) -> list[int | None]:
@@ -88,9 +82,7 @@ class Slots:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
-        self._queue: list[_Claim] = []  # claims waiting for the next batch
-        self._server: trio.lowlevel.Task | None = None  # serve_claims' task while it runs
-        self._idle = False  # serve_claims is parked, waiting for a claim
+        self._claims = Batches(self._take, self._unclaimed, most=BATCH_MAX)
 
     def expiry(self) -> dt.datetime:
         return self.clock.now() + LEASE
@@ -107,88 +99,28 @@ class Slots:
         connection: _take_many): when thousands of clients connect at once that wait can pass LEASE_S, and a
         lease written with the expiry of the moment it was asked for would be expired on arrival
         (another stream of the key could take it over before the hub's next renewal)."""
-        claim = _Claim(key_id, holder, self.clock.now())
-        if self._server is None:
-            slot = (await self.db.run(functools.partial(_take_many, [claim], time.monotonic())))[0]
-        else:
-            slot = await self._queued(claim)
+        slot = await self._claims.submit(_Claim(key_id, holder, self.clock.now()))
         if slot is not None:
             metrics.SLOTS.inc()
         return slot
 
-    async def _queued(self, claim: _Claim) -> int | None:
-        self._queue.append(claim)
-        if self._idle and self._server is not None:
-            self._idle = False
-            trio.lowlevel.reschedule(self._server)
+    async def _take(self, batch: list[_Claim]) -> list[int | None]:
+        now = self.clock.now()  # a claim's wait for its batch moves its lease on (see claim)
+        for claim in batch:
+            claim.now = now
+        return await self.db.run(functools.partial(_take_many, batch, time.monotonic()))
 
-        def abort(_: object) -> trio.lowlevel.Abort:
-            if claim.state == _QUEUED:
-                self._queue.remove(claim)
-            claim.state = _ABANDONED  # in flight: a slot it gets is released by serve_claims
-            return trio.lowlevel.Abort.SUCCEEDED
-
-        slot: int | None = await trio.lowlevel.wait_task_rescheduled(abort)
-        return slot
-
-    async def serve_claims(self) -> None:
-        """Runs the claims queued by `claim`, a batch at a time, for as long as it runs (in the hub's
-        nursery). A claim that gave up while its batch was in flight and got a slot gives it back
-        here. When it stops, the claims still waiting fail as the database being unavailable."""
-        self._server = trio.lowlevel.current_task()
-        batch: list[_Claim] = []
-        try:
-            while True:
-                if not self._queue:
-                    self._idle = True
-                    await trio.lowlevel.wait_task_rescheduled(self._stop_idling)
-                    continue
-                batch, self._queue = self._queue[:BATCH_MAX], self._queue[BATCH_MAX:]
-                now = self.clock.now()  # a claim's wait for its batch moves its lease on (see claim)
-                for claim in batch:
-                    claim.state, claim.now = _FLYING, now
-                got: outcome.Outcome[list[int | None]]
-                try:
-                    got = outcome.Value(await self.db.run(functools.partial(_take_many, batch, time.monotonic())))
-                except Exception as exc:
-                    got = outcome.Error(exc)
-                answered, batch = batch, []
-                await self._answer(answered, got)
-        finally:
-            self._server, self._idle = None, False
-            for claim in [*batch, *self._queue]:
-                if claim.state != _ABANDONED:
-                    trio.lowlevel.reschedule(claim.task, outcome.Error(DatabaseUnavailable("the live hub is stopping")))
-            self._queue = []
-
-    def _stop_idling(self, _: object) -> trio.lowlevel.Abort:
-        self._idle = False
-        return trio.lowlevel.Abort.SUCCEEDED
-
-    async def _answer(self, batch: list[_Claim], got: outcome.Outcome[list[int | None]]) -> None:
-        """Each claim of the batch gets its slot, or the batch's failure (an exception of its own:
-        the database unavailable, for a failure of the database's). Every waiting claim is answered
-        before anything is awaited, so a cancellation here leaves none waiting."""
-        if isinstance(got, outcome.Error):
-            exc = got.error
-            for claim in batch:
-                if claim.state != _ABANDONED:
-                    own = exc
-                    if isinstance(exc, (DatabaseUnavailable, asyncpg.PostgresError)):
-                        own = DatabaseUnavailable(str(exc) or type(exc).__name__)
-                        own.__cause__ = exc
-                    trio.lowlevel.reschedule(claim.task, outcome.Error(own))
-            return
-        unclaimed = []
-        for claim, slot in zip(batch, got.unwrap()):
-            if claim.state != _ABANDONED:
-                trio.lowlevel.reschedule(claim.task, outcome.Value(slot))
-            elif slot is not None:  # nobody waits for it: free at once rather than when it expires
-                metrics.SLOTS.inc()
-                unclaimed.append((claim, slot))
-        for claim, slot in unclaimed:
+    async def _unclaimed(self, claim: _Claim, slot: int | None) -> None:
+        """A claim that gave up while its batch was in flight: a slot it got is freed at once
+        rather than when it expires."""
+        if slot is not None:
+            metrics.SLOTS.inc()
             with contextlib.suppress(DatabaseUnavailable, asyncpg.PostgresError):  # else it expires by itself
                 await self.release(claim.key_id, slot, claim.holder)
+
+    async def serve_claims(self) -> None:
+        """Runs the claims, a batch at a time, for as long as it runs (in the hub's nursery)."""
+        await self._claims.serve()
 
     async def release(self, key_id: int, slot: int, holder: str) -> None:
         try:

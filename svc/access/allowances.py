@@ -31,6 +31,7 @@ the calls left, and never rising for a client of one worker but when calls are g
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -42,7 +43,7 @@ import asyncpg
 import attrs
 import trio
 
-from svc.access import keys
+from svc.access import claims, keys
 from svc.access.caller import (
     UNKNOWN_FORM,
     UNKNOWN_KEY,
@@ -54,6 +55,7 @@ from svc.access.caller import (
     limit_error,
 )
 from svc.access.plans import PLANS
+from svc.core.batches import Batches
 from svc.core.clock import Clock
 from svc.core.db import Database, DatabaseUnavailable
 from svc.core.errors import ApiError
@@ -98,6 +100,22 @@ class Block:
     used_at: float
     noted: int  # `unused` as its row in call_blocks says it (at first: as claimed)
 
+    @classmethod
+    def claimed(cls, row: asyncpg.Record, windows: Windows, now: float) -> Block:
+        """The block a claim's row granted; the claiming call used its first call."""
+        return cls(
+            id=row["block"],
+            key_id=row["id"],
+            windows=windows,
+            unused=row["granted"] - 1,
+            noted=row["granted"] - 1,
+            minute_calls=row["minute_calls"],
+            day_calls=row["day_calls"],
+            month_calls=row["month_calls"],
+            claimed_at=now,
+            used_at=now,
+        )
+
     def serves(self, w: Windows) -> bool:
         return self.windows.minute == w.minute and self.windows.day == w.day
 
@@ -121,6 +139,10 @@ class Allowances:
         self._wake = trio.Event()
         self._returns = 0
         self._returned = trio.Event()
+        # claims made at once share a statement (one per batch): 5,000 keys each opening a stream
+        # were 5,000 round trips
+        run = functools.partial(claims.claim_many, db, want=BLOCK_MAX, share=SHARE, holder=self.holder, lease_s=LEASE_S)
+        self._claims: Batches[claims.Asked, asyncpg.Record | None] = Batches(run, self._unclaimed, most=claims.MOST)
 
     # -- a call -----------------------------------------------------------------------
     async def authorize(self, key: str, *, need: str, count: bool) -> Caller:
@@ -136,9 +158,13 @@ class Allowances:
         if served is not None:
             return served
         lock = self._claiming.setdefault(digest, trio.Lock())
-        async with lock:
-            served = self._from_block(digest, need, windows)  # a claim made meanwhile may serve it
-            return served if served is not None else await self._claim(digest, need, windows)
+        try:
+            async with lock:
+                served = self._from_block(digest, need, windows)  # a claim made meanwhile may serve it
+                return served if served is not None else await self._claim(digest, need, windows)
+        finally:
+            if not lock.locked() and lock.statistics().tasks_waiting == 0 and self._claiming.get(digest) is lock:
+                del self._claiming[digest]  # no one else claims the key (kept, there would be one per key ever seen)
 
     def take_back(self, caller: Caller) -> Caller | None:
         """A counted call refused after all, returned to the worker's block of its key: the caller
@@ -217,19 +243,14 @@ class Allowances:
         old = self.blocks.pop(entry.key_id, None) if entry is not None else None
         keys_moved, version_moved = self._keys_moved, self._version_moved
         try:
-            row = await self.db.fetchrow(
-                Q.access.claim_calls,
-                key_hash=digest,
-                need_rank=PLANS[need].rank,
-                minute=windows.minute,
-                day=windows.day,
-                month=windows.month,
-                want=BLOCK_MAX,
-                share=SHARE,
-                holder=self.holder,
-                lease_s=LEASE_S,
-                old_block=old.id if old is not None else None,
-                returned=old.unused if old is not None else 0,
+            row = await self._claims.submit(
+                claims.Asked(
+                    digest,
+                    PLANS[need].rank,
+                    windows,
+                    old.id if old is not None else None,
+                    old.unused if old is not None else 0,
+                )
             )
         except BaseException:
             if old is not None:  # given back or not: giving back again is a no-op (its row is gone)
@@ -240,20 +261,7 @@ class Allowances:
         now = self.clock.timestamp()
         if version_moved == self._version_moved:
             self.version, self.version_at = row["data_version"] or "0", now
-        block = None
-        if row["granted"]:
-            block = Block(
-                id=row["block"],
-                key_id=row["id"],
-                windows=windows,
-                unused=row["granted"] - 1,
-                noted=row["granted"] - 1,
-                minute_calls=row["minute_calls"],
-                day_calls=row["day_calls"],
-                month_calls=row["month_calls"],
-                claimed_at=now,
-                used_at=now,
-            )
+        block = Block.claimed(row, windows, now) if row["granted"] else None
         if keys_moved == self._keys_moved:
             self.keys[digest] = KeyEntry(row["id"], row["state"], row["prefix"], row["account"], row["plan"], now)
             if block is not None:
@@ -261,6 +269,14 @@ class Allowances:
         elif block is not None:  # a key or a plan changed while claiming: its calls are not kept
             self._give_back_later(block)
         return row
+
+    async def _unclaimed(self, asked: claims.Asked, row: asyncpg.Record | None) -> None:
+        """A claim whose request gave up while its batch was in flight: a block it got is given
+        back whole (its first call was never answered) rather than held until its lease ends."""
+        if row is not None and row["granted"]:
+            self._give_back_later(
+                attrs.evolve(Block.claimed(row, asked.windows, self.clock.timestamp()), unused=row["granted"])
+            )
 
     def _less_unused(self, caller: Caller) -> Caller:
         """A caller read from the database, counting this worker's unused calls as not made."""
@@ -280,6 +296,7 @@ class Allowances:
         """For the app's lifetime: listens for changes and recalls, gives back and sweeps blocks."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._listen)
+            nursery.start_soon(self._claims.serve)
             task_status.started()
             await self._tend()
 
@@ -351,11 +368,10 @@ class Allowances:
             now = self.clock.timestamp()
             for key_id, block in list(self.blocks.items()):
                 if key_id in self._recalled or now - block.used_at > IDLE_S or now - block.claimed_at > BLOCK_AGE_S:
-                    self._give_back_later(self.blocks.pop(key_id))
+                    # given back below (not _give_back_later: waking this loop again at once made
+                    # it spin while blocks went idle one after another, thousands during a burst)
+                    self._to_give_back.append(self.blocks.pop(key_id))
             self._recalled.clear()
-            for digest, lock in list(self._claiming.items()):
-                if not lock.locked() and digest not in self.keys:
-                    del self._claiming[digest]
             await self._give_back()
             await self._note_unused()
             if now - swept_at >= SWEEP_S:
@@ -363,7 +379,8 @@ class Allowances:
                 await self._try(Q.access.sweep_call_blocks)
 
     async def _give_back(self) -> None:
-        blocks, self._to_give_back = self._to_give_back, []
+        # in key order, as claims lock keys (claim-calls-many): the two never deadlock
+        blocks, self._to_give_back = sorted(self._to_give_back, key=lambda b: b.key_id), []
         if blocks and not await self._try(
             Q.access.give_back_calls, blocks=[b.id for b in blocks], unused=[b.unused for b in blocks]
         ):

@@ -57,6 +57,23 @@ RETURNING minute_calls, day_calls, month_calls;
 SELECT * FROM claim_calls(:key_hash, :need_rank, :minute, :day, :month, :want, :share, :holder, :lease_s,
                           :old_block, :returned);
 
+-- name: claim-calls-many
+-- Claims of many keys at once (those of one worker made while its last claim ran), each as
+-- claim-calls makes one, in one round trip. Made in key order: batches from any number of workers
+-- lock the keys' key_usage rows in the same order, as count_calls does, so they never deadlock.
+-- A row per claim whose key exists, with its 1-based place in `ord`.
+SELECT c.ord, r.*
+FROM (
+    SELECT n.*
+    FROM unnest(:key_hashes::bytea[], :need_ranks::int[], :minutes::timestamptz[], :days::date[],
+                :months::date[], :old_blocks::bigint[], :returned::int[])
+         WITH ORDINALITY AS n(key_hash, need_rank, minute, day, month, old_block, returned, ord)
+    JOIN api_keys ak ON ak.key_hash = n.key_hash
+    ORDER BY ak.id
+) c
+CROSS JOIN LATERAL claim_calls(c.key_hash, c.need_rank, c.minute, c.day, c.month, :want, :share, :holder,
+                               :lease_s, c.old_block, c.returned) r;
+
 -- name: give-back-calls
 -- Blocks given back with what each did not use; returns how many were still held.
 SELECT give_back_calls(:blocks::bigint[], :unused::int[]);
