@@ -85,8 +85,9 @@ class Incoming:
         """A request read from its ASGI scope, as Quart would read it."""
         headers = RawHeaders(scope["headers"])
         query: dict[str, list[str]] = {}
-        for k, v in parse_qsl(scope["query_string"].decode(), keep_blank_values=True, errors="werkzeug.url_quote"):
-            query.setdefault(k, []).append(v)
+        if scope["query_string"]:
+            for k, v in parse_qsl(scope["query_string"].decode(), keep_blank_values=True, errors="werkzeug.url_quote"):
+                query.setdefault(k, []).append(v)
         server = scope.get("server")
         return cls(
             method=scope["method"],
