@@ -32,7 +32,6 @@ LEASE = dt.timedelta(seconds=LEASE_S)
 RENEW_S = 4  # renewed three times per lease: one slow renewal never loses the slot;
 # the hub renews all of its worker's leases in one statement
 BATCH_MAX = 256  # claims per statement: bounds how long one batch holds its rows locked (~10 ms)
-DEADLOCK_TRIES = 3  # a batch chosen as a deadlock's victim (a renewal locking the same rows) runs again
 # this process (a random part: a later process may have the same pid while an old lease lasts)
 _WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 _streams = itertools.count(1)
@@ -60,22 +59,15 @@ async def _take_many(claims: list[_Claim], handed: float, conn: Connection) -> l
     for a pooled connection: whole seconds, because a lease is renewed every RENEW_S anyway and
     the shift is for waits that near LEASE_S, and a fraction would round a stream's Retry-After
     up past LEASE_S."""
-    tries = 0
-    while True:
-        waited = dt.timedelta(seconds=int(time.monotonic() - handed))
-        try:
-            slots: list[int | None] = await Tx(conn).fetchval(
-                Q.live.slot_take_many,
-                key_ids=[c.key_id for c in claims],
-                holders=[c.holder for c in claims],
-                expires_at=[c.now + waited + LEASE for c in claims],
-                now=[c.now + waited for c in claims],
-            )
-            return slots
-        except asyncpg.exceptions.DeadlockDetectedError:
-            tries += 1
-            if tries == DEADLOCK_TRIES:
-                raise
+    waited = dt.timedelta(seconds=int(time.monotonic() - handed))
+    slots: list[int | None] = await Tx(conn).fetchval(
+        Q.live.slot_take_many,
+        key_ids=[c.key_id for c in claims],
+        holders=[c.holder for c in claims],
+        expires_at=[c.now + waited + LEASE for c in claims],
+        now=[c.now + waited for c in claims],
+    )
+    return slots
 
 
 class Slots:

@@ -11,7 +11,6 @@ from svc.core.db import Database
 from svc.core.sqlfiles import Q
 
 MOST = 256  # claims per statement at most: bounds how long one batch holds its keys' rows locked
-DEADLOCK_TRIES = 3  # a batch chosen as a deadlock's victim runs again
 
 
 @attrs.frozen
@@ -28,41 +27,20 @@ class Asked:
 async def claim_many(
     db: Database, asked: list[Asked], *, want: int, share: int, holder: str, lease_s: float
 ) -> list[asyncpg.Record | None]:
-    """Each claim's row (None: no such key). A batch chosen as a deadlock's victim (by a sweep,
-    which gives back in no set order) runs again: it was rolled back whole."""
-    fixed = {"want": want, "share": share, "holder": holder, "lease_s": lease_s}
-    for tries in range(1, DEADLOCK_TRIES + 1):
-        try:
-            if len(asked) == 1:  # the statement for one key, simpler to plan
-                (a,) = asked
-                w = a.windows
-                return [
-                    await db.fetchrow(
-                        Q.access.claim_calls,
-                        key_hash=a.digest,
-                        need_rank=a.need_rank,
-                        minute=w.minute,
-                        day=w.day,
-                        month=w.month,
-                        old_block=a.old_block,
-                        returned=a.returned,
-                        **fixed,
-                    )
-                ]
-            rows = await db.fetch(
-                Q.access.claim_calls_many,
-                key_hashes=[a.digest for a in asked],
-                need_ranks=[a.need_rank for a in asked],
-                minutes=[a.windows.minute for a in asked],
-                days=[a.windows.day for a in asked],
-                months=[a.windows.month for a in asked],
-                old_blocks=[a.old_block for a in asked],
-                returned=[a.returned for a in asked],
-                **fixed,
-            )
-            by_place = {row["ord"]: row for row in rows}
-            return [by_place.get(place) for place in range(1, len(asked) + 1)]
-        except asyncpg.exceptions.DeadlockDetectedError:
-            if tries == DEADLOCK_TRIES:
-                raise
-    raise AssertionError("unreachable: the last try returns or raises")
+    """Each claim's row (None: no such key), from one statement."""
+    rows = await db.fetch(
+        Q.access.claim_calls_many,
+        key_hashes=[a.digest for a in asked],
+        need_ranks=[a.need_rank for a in asked],
+        minutes=[a.windows.minute for a in asked],
+        days=[a.windows.day for a in asked],
+        months=[a.windows.month for a in asked],
+        old_blocks=[a.old_block for a in asked],
+        returned=[a.returned for a in asked],
+        want=want,
+        share=share,
+        holder=holder,
+        lease_s=lease_s,
+    )
+    by_place = {row["ord"]: row for row in rows}
+    return [by_place.get(place) for place in range(1, len(asked) + 1)]

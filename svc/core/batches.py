@@ -26,6 +26,7 @@ I = TypeVar("I")  # noqa: E741 (a request, as the caller made it)
 R = TypeVar("R")  # its result
 
 _QUEUED, _FLYING, _ABANDONED = 0, 1, 2  # a request's state
+DEADLOCK_TRIES = 3  # a batch chosen as a deadlock's victim runs again, up to this many runs in all
 
 
 class _Request(Generic[I]):
@@ -38,7 +39,10 @@ class _Request(Generic[I]):
 
 
 class Batches(Generic[I, R]):
-    """`run(items)` answers a batch: one result per item, in order. `unclaimed(item, result)` takes
+    """`run(items)` answers a batch: one result per item, in order, from one statement (or one
+    transaction), so that a batch chosen as a deadlock's victim was rolled back whole and runs again
+    (batches of several workers lock rows in one order, but a sweep or a renewal beside them may
+    not). `unclaimed(item, result)` takes
     the result of a request whose task gave up while its batch was in flight (awaited in `serve`'s
     task once every request of the batch has its answer)."""
 
@@ -57,7 +61,7 @@ class Batches(Generic[I, R]):
     async def submit(self, item: I) -> R:
         """`item`'s result, from the next batch (or a batch of its own while `serve` does not run)."""
         if self._server is None:
-            return (await self._run([item]))[0]
+            return (await self._answers([item]))[0]
         request = _Request(item)
         self._queue.append(request)
         if self._idle:
@@ -89,7 +93,7 @@ class Batches(Generic[I, R]):
                     request.state = _FLYING
                 got: outcome.Outcome[Sequence[R]]
                 try:
-                    got = outcome.Value(await self._run([r.item for r in batch]))
+                    got = outcome.Value(await self._answers([r.item for r in batch]))
                 except Exception as exc:
                     got = outcome.Error(exc)
                 answered, batch = batch, []
@@ -102,6 +106,16 @@ class Batches(Generic[I, R]):
                     stopping = DatabaseUnavailable("the worker is stopping")
                     trio.lowlevel.reschedule(request.task, outcome.Error(stopping))
             self._queue = []
+
+    async def _answers(self, items: list[I]) -> Sequence[R]:
+        tries = 1
+        while True:
+            try:
+                return await self._run(items)
+            except asyncpg.exceptions.DeadlockDetectedError:
+                if tries == DEADLOCK_TRIES:
+                    raise
+                tries += 1
 
     def _stop_idling(self, _: object) -> trio.lowlevel.Abort:
         self._idle = False

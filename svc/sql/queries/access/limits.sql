@@ -51,17 +51,12 @@ UPDATE key_usage SET
 WHERE key_id = :key_id
 RETURNING minute_calls, day_calls, month_calls;
 
--- name: claim-calls
--- A block of calls for one key, counted at once (claim_calls, svc/sql/schema/660_call_blocks.sql),
--- the worker's previous block of the key given back in the same round trip.
-SELECT * FROM claim_calls(:key_hash, :need_rank, :minute, :day, :month, :want, :share, :holder, :lease_s,
-                          :old_block, :returned);
-
 -- name: claim-calls-many
--- Claims of many keys at once (those of one worker made while its last claim ran), each as
--- claim-calls makes one, in one round trip. Made in key order: batches from any number of workers
--- lock the keys' key_usage rows in the same order, as count_calls does, so they never deadlock.
--- A row per claim whose key exists, with its 1-based place in `ord`.
+-- Blocks of calls for one key or many (the claims one worker made while its last batch ran), each
+-- counted at once by claim_calls (svc/sql/schema/660_call_blocks.sql), the worker's previous block
+-- of the key given back in the same round trip. Made in key order: batches from any number of
+-- workers lock the keys' key_usage rows in the same order, as count_calls does, so they never
+-- deadlock. A row per claim whose key exists, with its 1-based place in `ord`.
 SELECT c.ord, r.*
 FROM (
     SELECT n.*
