@@ -33,6 +33,9 @@ DATABASE = "bench_import"
 PLATFORM = {"accounts", "api_keys", "key_usage", "plans", "schema_migrations", "call_blocks"}
 
 
+STARTED_MARKS = {"derived tables", "rating"}  # the steps svc.world.derived reports as they start
+
+
 class Phases:
     """The progress callback: the time each step starts, so a step's length is the gap to the next."""
 
@@ -46,10 +49,11 @@ class Phases:
 
     def lengths(self, end: float) -> list[tuple[str, float]]:
         # each table's load, the indexes and ANALYZE are reported when done (they lasted since the
-        # previous mark); the derived tables are reported when they start (they last to the end)
+        # previous mark); the derived tables and the rating are reported as they start (they last
+        # to the next mark, or the end)
         out, last = [], self.started
-        for step, at in self.marks:
-            out.append((step, end - at) if step == "derived tables" else (step, at - last))
+        for (step, at), after in zip(self.marks, [*(at for _, at in self.marks[1:]), end]):
+            out.append((step, after - at) if step in STARTED_MARKS else (step, at - last))
             last = at
         return out
 

@@ -103,7 +103,7 @@ def fit_decider(s: Settings, rows: list[Any], forecasts: dict[str, Forecast]) ->
     """Side 1's chance of the third game at one game all: a logistic on the logit of the
     pre-match chance and the point difference of the first two games, fitted (Newton's method)
     on the training seasons' matches that went to a third game."""
-    xs: list[tuple[float, float, float, bool]] = []
+    xs: list[tuple[float, float, bool]] = []  # logit of the chance, point difference, side 1 won
     for r in rows:
         g1, g2 = r["g1"], r["g2"]
         if r["outcome"] != "played" or len(g1) != 3 or r["id"] not in forecasts:
@@ -112,21 +112,29 @@ def fit_decider(s: Settings, rows: list[Any], forecasts: dict[str, Forecast]) ->
             continue
         if (g1[0] > g2[0]) == (g1[1] > g2[1]):
             continue
-        xs.append((1.0, _logit(forecasts[r["id"]].chance), float(g1[0] + g1[1] - g2[0] - g2[1]), g1[2] > g2[2]))
+        xs.append((_logit(forecasts[r["id"]].chance), float(g1[0] + g1[1] - g2[0] - g2[1]), g1[2] > g2[2]))
     if len(xs) < 50:
         return s.decider
     beta = [0.0, 1.0, 0.0]
     for _ in range(25):
-        grad = [0.0] * 3
-        hess = [[0.0] * 3 for _ in range(3)]
-        for *x, won in xs:
-            p = _sigmoid(sum(b * v for b, v in zip(beta, x)))
+        # the gradient and the (symmetric) Hessian of the log-likelihood, written out term by term:
+        # the full scale has some 10^5 deciders, and nested loops over 3 x 3 cost seconds per step
+        b0, b1, b2 = beta
+        g0 = g1 = g2 = h00 = h01 = h02 = h11 = h12 = h22 = 0.0
+        for lo, diff, won in xs:
+            p = _sigmoid(b0 + b1 * lo + b2 * diff)
             w = p * (1 - p)
-            for i in range(3):
-                grad[i] += (won - p) * x[i]
-                for j in range(3):
-                    hess[i][j] += w * x[i] * x[j]
-        step = _solve(hess, grad)
+            e = won - p
+            g0 += e
+            g1 += e * lo
+            g2 += e * diff
+            h00 += w
+            h01 += w * lo
+            h02 += w * diff
+            h11 += w * lo * lo
+            h12 += w * lo * diff
+            h22 += w * diff * diff
+        step = _solve([[h00, h01, h02], [h01, h11, h12], [h02, h12, h22]], [g0, g1, g2])
         if step is None:
             break
         beta = [b + d for b, d in zip(beta, step)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
 import json
 from collections import defaultdict
 from collections.abc import Iterable
@@ -80,9 +81,8 @@ def result_of(row: Any) -> Result:
 class Run:
     """One pass of the model over the archive."""
 
-    ratings: Ratings
+    ratings: Ratings  # with every day kept
     forecasts: dict[str, Forecast]
-    days: list[tuple]  # rating_days rows
 
 
 def rate_archive(settings: Settings, rows: list[Any]) -> Run:
@@ -93,39 +93,31 @@ def rate_archive(settings: Settings, rows: list[Any]) -> Run:
     for row in rows:
         if first_day.setdefault(row["draw"], row["day"]) == row["day"]:
             fields[row["draw"]].update(row["side1"], row["side2"])
-    ratings = Ratings(settings)
+    ratings = Ratings(settings, keep_days=True)
     forecasts: dict[str, Forecast] = {}
-    day_rows: list[tuple] = []
-    i = 0
-    while i < len(rows):
-        day = rows[i]["day"]
-        j = i
-        while j < len(rows) and rows[j]["day"] == day:
-            j += 1
-        todays = [r for r in rows[i:j] if rated(r["outcome"])]
-        i = j
+    for day, played in itertools.groupby(rows, key=lambda r: r["day"]):
+        todays = [r for r in played if rated(r["outcome"])]
         for row in todays:
             ratings.set_entry(row["draw"], fields[row["draw"]], row["rated_as"], day)
-        results = [result_of(r) for r in todays]
-        for row, f in zip(todays, ratings.rate_day(day, results)):
+        for row, f in zip(todays, ratings.rate_day(day, [result_of(r) for r in todays])):
             forecasts[row["id"]] = f
-        touched = {(p, r.discipline) for r in results for p in r.side1 + r.side2}
-        for key in sorted(touched):
-            st = ratings.players[key]
-            day_rows.append((key[1], key[0], day, st.rating, st.variance, st.matches))
-    return Run(ratings, forecasts, day_rows)
+    return Run(ratings, forecasts)
 
 
-def with_until(days: list[tuple]) -> list[tuple]:
-    """rating_days rows with `until`: the same player's next day rated in the discipline (None for the last)."""
-    ordered = sorted(days, key=lambda r: (r[0], r[1], r[2]))
-    return [
-        (*r, nxt[2] if nxt is not None and nxt[:2] == r[:2] else None) for r, nxt in zip(ordered, ordered[1:] + [None])
-    ]
+def day_rows(ratings: Ratings) -> list[tuple]:
+    """rating_days rows of a pass that kept its days, in (discipline, player, day) order, with
+    `until`: the same player's next day rated in the discipline (None for the last)."""
+    assert ratings.days is not None
+    out = []
+    for player, discipline in sorted(ratings.days, key=lambda k: (k[1], k[0])):
+        kept = ratings.days[(player, discipline)]
+        for (day, rating, variance, matches), until in zip(kept, [*(e[0] for e in kept[1:]), None]):
+            out.append((discipline, player, day, rating, variance, matches, until))
+    return out
 
 
 def firsts(days: list[tuple]) -> list[tuple]:
-    """(discipline, player_id, first day rated) of rows as with_until orders them."""
+    """(discipline, player_id, first day rated) of rows as day_rows orders them."""
     return [r[:3] for r, before in zip(days, [None, *days]) if before is None or before[:2] != r[:2]]
 
 
@@ -197,7 +189,7 @@ def _rate(world: str, rows: list[Any]) -> tuple[Model, list[tuple], list[tuple],
         held_out=held_out_figures(settings, rows, final.forecasts),
     )
     matches = [_match_row(r, final.forecasts[r["id"]]) for r in rows if r["id"] in final.forecasts]
-    return model, with_until(final.days), matches, list(final.ratings.entry.items())
+    return model, day_rows(final.ratings), matches, list(final.ratings.entry.items())
 
 
 _MATCH_COLUMNS = ("match_id", "discipline", "year", "chance1", "rating1", "rating2", "winner_chance", "played")

@@ -133,8 +133,10 @@ def decider_chance(s: Settings, match_chance: float, points1: int, points2: int)
 class Ratings:
     """The ratings of every player in every discipline, advanced a day at a time."""
 
-    def __init__(self, s: Settings):
+    def __init__(self, s: Settings, keep_days: bool = False):
         self.s = s
+        # with keep_days: (player, discipline) -> every day rated, as (day, rating, variance, matches) after it
+        self.days: dict[tuple[str, str], list[tuple]] | None = defaultdict(list) if keep_days else None
         self.players: dict[tuple[str, str], Standing] = {}
         self.pairs: dict[tuple[str, str, str], float] = {}
         self.entry: dict[str, float] = {}  # draw -> entry level
@@ -164,7 +166,7 @@ class Ratings:
         others = (
             [
                 st
-                for d in self.disciplines.get(player, ())
+                for d in sorted(self.disciplines.get(player, ()))  # sorted: ties go the same way in every process
                 if d != discipline and (st := self.players[(player, d)]).matches >= self.s.established
             ]
             if self.s.carry
@@ -197,73 +199,94 @@ class Ratings:
             return
         known = [
             self.players[(p, discipline)].rating
-            for p in set(players)
+            for p in sorted(set(players))  # sorted: a set's order, and so the sum's last bit, changes between processes
             if (p, discipline) in self.players and self.players[(p, discipline)].matches >= self.s.established
         ]
         self.entry[draw] = (sum(known) / len(known) - self.s.entry_offset) if known else INITIAL
 
     def rate_day(self, day, results: list[Result]) -> list[Forecast]:
-        """Rate one day's matches; returns what was expected of each before the day."""
+        """Rate one day's matches; returns what was expected of each before the day.
+
+        The archive's rebuild runs this for every match ever played (twice when a home edge is
+        fitted), so it is written for speed: a player's start-of-day standing and what the day adds
+        to it are one list, the constants of Glicko's g and gain are taken out of the loop, and
+        Python's left-to-right arithmetic is kept term by term so the numbers are those of the
+        formulas in the module's description, bit for bit."""
         s = self.s
-        start: dict[tuple[str, str], Standing] = {}
+        pair_k, edge_points, rallies = s.pair_k, s.home_edge or 0.0, s.points
+        qq, g_scale = Q * Q, 3 * Q * Q  # as `Q * Q * ...` and `3 * Q * Q * ...` evaluate them
+        pi2 = math.pi**2
+        players, entry_of = self.players, self.standing
+        # (player, discipline) -> [start-of-day rating, variance, matches; the day's rating change, information, played]
+        start: dict[tuple[str, str], list] = {}
         for r in results:
             for p in r.side1 + r.side2:
-                if (p, r.discipline) not in start:
-                    start[(p, r.discipline)] = self.standing(p, r.discipline, day, r.draw)
-        delta: dict[tuple[str, str], float] = defaultdict(float)
-        info: dict[tuple[str, str], float] = defaultdict(float)
-        played: dict[tuple[str, str], int] = defaultdict(int)
-        pair_delta: dict[tuple[str, str, str], float] = defaultdict(float)
+                key = (p, r.discipline)
+                if key not in start:
+                    got = players.get(key)
+                    if got is None:
+                        got = entry_of(p, r.discipline, day, r.draw)
+                        start[key] = [got.rating, got.variance, got.matches, 0.0, 0.0, 0]
+                    else:
+                        start[key] = [got.rating, variance_on(s, got.variance, got.last, day), got.matches, 0.0, 0.0, 0]
+        pair_delta: dict[tuple[str, str, str], float] = defaultdict(float)  # applied after the day, like the ratings
         chances = []
         for r in results:
-            sides = []
-            for players in (r.side1, r.side2):
-                sts = [start[(p, r.discipline)] for p in players]
-                rating = sum(st.rating for st in sts) / len(sts)
-                if len(players) == 2 and s.pair_k:
-                    rating += self.pairs.get(_pair(players, r.discipline), 0.0)
-                sides.append((rating, sum(st.variance for st in sts) / len(sts) ** 2))
-            (r1, v1), (r2, v2) = sides
-            edge = (s.home_edge or 0.0) * r.home
+            d = r.discipline
+            side1 = [start[(p, d)] for p in r.side1]
+            side2 = [start[(p, d)] for p in r.side2]
+            r1, v1 = _side(side1)
+            r2, v2 = _side(side2)
+            if pair_k:
+                if len(side1) == 2:
+                    r1 += self.pairs.get(_pair(r.side1, d), 0.0)
+                if len(side2) == 2:
+                    r2 += self.pairs.get(_pair(r.side2, d), 0.0)
+            edge = edge_points * r.home
             p1 = expected(r1 - r2 + edge, v1 + v2)
             chances.append(Forecast(p1, r1, r2))
             y1 = margin_score(s, r.winner, r.points1, r.points2, r.retired)
-            for players, v_opp, surprise in ((r.side1, v2, y1 - p1), (r.side2, v1, p1 - y1)):
-                g = 1 / math.sqrt(1 + 3 * Q * Q * v_opp / (math.pi**2))
-                p_side = p1 if players is r.side1 else 1 - p1
-                gain = Q * Q * g * g * p_side * (1 - p_side)
-                for pl in players:
-                    key = (pl, r.discipline)
-                    v = start[key].variance
-                    delta[key] += Q * g * surprise / (1 / v + gain)
-                    info[key] += gain
-                    played[key] += 1
-                if len(players) == 2 and s.pair_k:
-                    pair_delta[_pair(players, r.discipline)] += s.pair_k * surprise
+            for side, v_opp, surprise, p_side in ((side1, v2, y1 - p1, p1), (side2, v1, p1 - y1, 1 - p1)):
+                g = 1 / math.sqrt(1 + g_scale * v_opp / pi2)
+                gain = qq * g * g * p_side * (1 - p_side)
+                for st in side:
+                    st[3] += Q * g * surprise / (1 / st[1] + gain)
+                    st[4] += gain
+                    st[5] += 1
+            if pair_k:
+                for names, surprise in ((r.side1, y1 - p1), (r.side2, p1 - y1)):
+                    if len(names) == 2:
+                        pair_delta[_pair(names, d)] += pair_k * surprise
             total = r.points1 + r.points2
-            if s.points and total and not r.retired:
+            if rallies and total and not r.retired:
                 # each rally is (nearly) a coin weighted by the rating difference, on a flatter scale
                 qr = Q / s.point_scale
                 e1 = 1 / (1 + math.exp(-qr * (r1 - r2 + edge)))
-                n = s.points * total
+                n = rallies * total
                 gain = n * qr * qr * e1 * (1 - e1)
-                for players, surprise in ((r.side1, r.points1 / total - e1), (r.side2, e1 - r.points1 / total)):
-                    for pl in players:
-                        key = (pl, r.discipline)
-                        delta[key] += qr * n * surprise / (1 / start[key].variance + gain)
-                        info[key] += gain
+                for side, surprise in ((side1, r.points1 / total - e1), (side2, e1 - r.points1 / total)):
+                    for st in side:
+                        st[3] += qr * n * surprise / (1 / st[1] + gain)
+                        st[4] += gain
         floor = s.min_deviation**2
-        for key, st in start.items():
+        kept = self.days
+        for key, (rating, variance, matches, delta, info, played) in start.items():
             self.disciplines[key[0]].add(key[1])
-            self.players[key] = Standing(
-                rating=st.rating + delta[key],
-                variance=max(floor, 1 / (1 / st.variance + info[key])),
-                matches=st.matches + played[key],
-                last=day,
-            )
-        for pair, d in pair_delta.items():
-            self.pairs[pair] = self.pairs.get(pair, 0.0) + d
+            after = Standing(rating + delta, max(floor, 1 / (1 / variance + info)), matches + played, day)
+            players[key] = after
+            if kept is not None:
+                kept[key].append((day, after.rating, after.variance, after.matches))
+        for pair, change in pair_delta.items():
+            self.pairs[pair] = self.pairs.get(pair, 0.0) + change
         return chances
+
+
+def _side(standings: list[list]) -> tuple[float, float]:
+    """A side's rating (its players' mean) and variance (the mean's) from start-of-day standings."""
+    if len(standings) == 1:
+        return standings[0][0], standings[0][1]
+    n = len(standings)
+    return sum([st[0] for st in standings]) / n, sum([st[1] for st in standings]) / n**2
 
 
 def _pair(players: Iterable[str], discipline: str) -> tuple[str, str, str]:

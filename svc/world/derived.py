@@ -13,6 +13,7 @@ import time
 
 import asyncpg
 
+from svc.core.progress import Progress
 from svc.core.sqlfiles import SQL_DIR
 from svc.rating import history as ratings
 
@@ -28,9 +29,11 @@ _CREATED = re.compile(r"CREATE TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)", re.I)
 log = logging.getLogger(__name__)
 
 
-async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> list[str]:
+async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None, progress: Progress = None) -> list[str]:
     """Rebuild every derived table (changed None), or those that depend on the tables in
-    `changed`; then move the data version on (answer caches start afresh). Returns the files run."""
+    `changed`; then move the data version on (answer caches start afresh). Returns the files run.
+    `progress` hears of each file ("derived tables") and then of the rating ("rating": waited for,
+    when its thread is still at work, and written), the longest steps of a full scale's import."""
     done = []
     touched = set(changed or ())
     for setting in REBUILD_SETTINGS:  # for the rest of the import's transaction only
@@ -41,7 +44,10 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> 
     rating = await ratings.begin_rebuild(conn) if changed is None or touched & RATED else None
     if rating is not None:
         rating.add_done_callback(lambda _: log.debug("derived rating thread %.3f s", time.perf_counter() - began))
-    for path in sorted(DERIVED_DIR.glob("*.sql")):
+    files = sorted(DERIVED_DIR.glob("*.sql"))
+    for number, path in enumerate(files):
+        if progress:
+            progress("derived tables", number, len(files))
         text = path.read_text()
         if changed is not None and not any(re.search(rf"\b{t}\b", text) for t in touched):
             continue
@@ -50,9 +56,15 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None) -> 
         log.debug("derived %s %.3f s", path.stem, time.perf_counter() - started)
         touched.update(_CREATED.findall(text))
         done.append(path.stem)
+    if progress:
+        progress("derived tables", len(files), len(files))
     if rating is not None:
         started = time.perf_counter()
+        if progress:
+            progress("rating", 0, 1)
         await ratings.finish_rebuild(conn, rating)
+        if progress:
+            progress("rating", 1, 1)
         log.debug("derived ratings (waited for and written) %.3f s", time.perf_counter() - started)
         done.append("ratings")
     await conn.execute(

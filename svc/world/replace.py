@@ -22,12 +22,7 @@ from svc.world.sources.import_report import Report
 async def import_bundle(conn: asyncpg.Connection, path: Path, progress: Progress = None) -> None:
     async with conn.transaction():
         await load_bundle(conn, path, progress=progress)
-        steps = sorted(derive.DERIVED_DIR.glob("*.sql"))
-        if progress:
-            progress("derived tables", 0, len(steps))
-        await derive.rebuild(conn)
-        if progress:
-            progress("derived tables", len(steps), len(steps))
+        await derive.rebuild(conn, progress=progress)
 
 
 async def generate_world(

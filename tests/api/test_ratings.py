@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -222,3 +224,37 @@ async def test_para_players_are_rated_within_their_classes_never_in_the_able_bod
     assert {(r["discipline"], r["sport_class"]) for r in history.json_body["data"]} >= {("MS", one["sport_class"])}
     alone = await client.get("/v1/ratings", key, sport_class="WH1")
     assert alone.status_code == 400 and "discipline" in alone.json_body["error"]["message"]
+
+
+_RATE_IN_A_PROCESS = """
+import asyncio, hashlib, sys
+from svc.core.db import connect_asyncio
+from svc.rating import history
+
+async def main():
+    conn = await connect_asyncio(sys.argv[1])
+    try:
+        model, days, matches, draws = await (await history.begin_rebuild(conn))
+    finally:
+        await conn.close()
+    print(hashlib.sha256(repr((model.to_json(), days, matches, draws)).encode()).hexdigest())
+
+asyncio.run(main())
+"""
+
+
+def test_a_rebuild_rates_the_same_in_every_process(db_url):
+    """Two processes with different string hashing (as any two runs of the service have) rate the
+    archive to the same last bit: the model, every day, every match's chance, every entry level."""
+    digests = set()
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", _RATE_IN_A_PROCESS, db_url],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1
