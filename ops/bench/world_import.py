@@ -26,6 +26,7 @@ import asyncpg
 from svc.access.plans import prepare_database
 from svc.core import pgserver
 from svc.core.db import connect_asyncio
+from svc.world import derived
 from svc.world.replace import import_bundle
 
 DATABASE = "bench_import"
@@ -33,7 +34,7 @@ DATABASE = "bench_import"
 PLATFORM = {"accounts", "api_keys", "key_usage", "plans", "schema_migrations", "call_blocks"}
 
 
-STARTED_MARKS = {"derived tables", "rating"}  # the steps svc.world.derived reports as they start
+STARTED_MARKS = {"derived tables", derived.READING, derived.WRITING}  # reported by svc.world.derived as they start
 
 
 class Phases:

@@ -25,6 +25,8 @@ RATED = {"matches", "players", "tournaments", "cities"}  # what the rating reads
 # plan may hold its rows in another order from one run to the next.
 REBUILD_SETTINGS = ("work_mem = '128MB'", "maintenance_work_mem = '256MB'")
 _CREATED = re.compile(r"CREATE TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)", re.I)
+# the rating's steps as progress names them
+READING, WRITING = "rating: reading results", "rating: writing"
 # one debug line per file with its seconds (ops/bench/world_import collects them)
 log = logging.getLogger(__name__)
 
@@ -32,8 +34,9 @@ log = logging.getLogger(__name__)
 async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None, progress: Progress = None) -> list[str]:
     """Rebuild every derived table (changed None), or those that depend on the tables in
     `changed`; then move the data version on (answer caches start afresh). Returns the files run.
-    `progress` hears of each file ("derived tables") and then of the rating ("rating": waited for,
-    when its thread is still at work, and written), the longest steps of a full scale's import."""
+    `progress` hears of the longest steps of a full scale's import: the rating's read of the results,
+    each file ("derived tables"), then the rating waited for (when its thread is still at work) and
+    written."""
     done = []
     touched = set(changed or ())
     for setting in REBUILD_SETTINGS:  # for the rest of the import's transaction only
@@ -41,9 +44,17 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None, pro
     # the rating reads only base tables (RATED), so it can start first and run in a thread
     # while the connection rebuilds the other derived tables
     began = time.perf_counter()
-    rating = await ratings.begin_rebuild(conn) if changed is None or touched & RATED else None
-    if rating is not None:
-        rating.add_done_callback(lambda _: log.debug("derived rating thread %.3f s", time.perf_counter() - began))
+    rating = None
+    if changed is None or touched & RATED:
+        if progress:
+            progress(READING, 0, 1)
+        rating = await ratings.begin_rebuild(conn)
+        if progress:
+            progress(READING, 1, 1)
+        log.debug("derived rating's read of the results %.3f s", time.perf_counter() - began)
+        rating.add_done_callback(
+            lambda _: log.debug("derived rating thread (with the read) %.3f s", time.perf_counter() - began)
+        )
     files = sorted(DERIVED_DIR.glob("*.sql"))
     for number, path in enumerate(files):
         if progress:
@@ -61,10 +72,10 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None, pro
     if rating is not None:
         started = time.perf_counter()
         if progress:
-            progress("rating", 0, 1)
+            progress(WRITING, 0, 1)
         await ratings.finish_rebuild(conn, rating)
         if progress:
-            progress("rating", 1, 1)
+            progress(WRITING, 1, 1)
         log.debug("derived ratings (waited for and written) %.3f s", time.perf_counter() - started)
         done.append("ratings")
     await conn.execute(

@@ -206,6 +206,29 @@ def test_load_bundle_replaces_world_tables_only(tiny: World, pg_server_url) -> N
     on_new_schema(pg_server_url, f"svc_world_load_{os.getpid()}", work)
 
 
+def test_an_import_reports_the_rating_and_each_derived_table(tiny: World, pg_server_url) -> None:
+    """The longest steps of a full import show progress: the rating's read of the results, each
+    derived file in turn, then the rating's write, each seen to its end."""
+    from svc.world import derived
+    from svc.world.replace import import_bundle
+
+    async def work(conn) -> None:
+        steps: list[tuple[str, int, int]] = []
+        await import_bundle(conn, tiny.path, progress=lambda s, d, t: steps.append((s, d, t)))
+        after_load = [s for s in steps if not s[0].startswith("load ") and s[0] not in ("indexes", "analyze")]
+        files = len(list(derived.DERIVED_DIR.glob("*.sql")))
+        assert after_load == [
+            (derived.READING, 0, 1),
+            (derived.READING, 1, 1),
+            *(("derived tables", n, files) for n in range(files + 1)),
+            (derived.WRITING, 0, 1),
+            (derived.WRITING, 1, 1),
+        ]
+        assert await conn.fetchval("SELECT count(*) FROM rating_days") > 0
+
+    on_new_schema(pg_server_url, f"svc_world_import_steps_{os.getpid()}", work)
+
+
 def test_load_bundle_still_checks_keys(tiny: World, pg_server_url) -> None:
     """The load adds its keys after the COPY (svc.world.load.keys_checked_after): a bundle whose odds
     name a match it lacks, or that holds one match twice, still fails, and leaves the world and its
