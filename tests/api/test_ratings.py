@@ -258,3 +258,58 @@ def test_a_rebuild_rates_the_same_in_every_process(db_url):
         assert done.returncode == 0, done.stderr
         digests.add(done.stdout.strip())
     assert len(digests) == 1
+
+
+def _at_home(players: list[str | None], host: str | None, country: dict[str, str | None]) -> bool:
+    """A side is at home when the host country is known, none of its players with a known country
+    comes from elsewhere, and at least one comes from the host country."""
+    known = [country[p] for p in players if p in country and country[p] is not None]
+    return host is not None and bool(known) and all(c == host for c in known)
+
+
+def test_a_side_is_at_home_when_its_players_come_from_the_host_country(db_url):
+    """rated_results' home flags, recounted in Python for every result of the tiny world, and for a
+    doubles pair made half, then wholly, of players without a country, and then one of elsewhere."""
+
+    async def check():
+        conn = await connect_asyncio(db_url)
+        try:
+            tx = conn.transaction()
+            await tx.start()
+            host_of = """SELECT m.id, ci.country AS host FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+                         LEFT JOIN cities ci ON ci.id = t.city_id"""
+
+            async def recount() -> tuple[int, int]:
+                country = {r["id"]: r["country"] for r in await conn.fetch("SELECT id, country FROM players")}
+                host = {r["id"]: r["host"] for r in await conn.fetch(host_of)}
+                rows = await conn.fetch("SELECT id, side1, side2, home1, home2 FROM rated_results")
+                for r in rows:
+                    got = (r["home1"], r["home2"])
+                    want = (_at_home(r["side1"], host[r["id"]], country), _at_home(r["side2"], host[r["id"]], country))
+                    assert got == want, (r["id"], got, want)
+                return len(rows), sum(r["home1"] + r["home2"] for r in rows)
+
+            rows, homes = await recount()
+            assert rows > 1000 and homes > 10
+            pair = await conn.fetchrow(
+                """SELECT r.id, r.side1 FROM rated_results r WHERE r.home1 AND cardinality(r.side1) = 2
+                   ORDER BY r.id LIMIT 1"""
+            )
+            first, second = pair["side1"]
+            home = lambda: conn.fetchval("SELECT home1 FROM rated_results WHERE id = $1", pair["id"])  # noqa: E731
+            await conn.execute("UPDATE players SET country = NULL WHERE id = $1", second)
+            assert await home() is True  # the one whose country is known is from the host country
+            elsewhere = await conn.fetchval(
+                "SELECT country FROM players WHERE country <> (SELECT country FROM players WHERE id = $1) LIMIT 1",
+                first,
+            )
+            await conn.execute("UPDATE players SET country = $2 WHERE id = $1", second, elsewhere)
+            assert await home() is False
+            await conn.execute("UPDATE players SET country = NULL WHERE id = ANY($1::text[])", [first, second])
+            assert await home() is False  # nobody's country known
+            await recount()
+            await tx.rollback()
+        finally:
+            await conn.close()
+
+    run(check())
