@@ -180,8 +180,7 @@ class Ratings:
     def side(self, players: Iterable[str], discipline: str, day, draw: str | None = None) -> tuple[float, float]:
         """A side's rating and variance at the start of `day` (doubles: the mean, plus the pair term)."""
         sts = [self.standing(p, discipline, day, draw) for p in players]
-        rating = sum(st.rating for st in sts) / len(sts)
-        variance = sum(st.variance for st in sts) / (len(sts) ** 2)
+        rating, variance = _side([[st.rating, st.variance] for st in sts])
         if len(sts) == 2 and self.s.pair_k:
             rating += self.pairs.get(_pair(players, discipline), 0.0)
         return rating, variance
@@ -216,19 +215,14 @@ class Ratings:
         pair_k, edge_points, rallies = s.pair_k, s.home_edge or 0.0, s.points
         qq, g_scale = Q * Q, 3 * Q * Q  # as `Q * Q * ...` and `3 * Q * Q * ...` evaluate them
         pi2 = math.pi**2
-        players, entry_of = self.players, self.standing
         # (player, discipline) -> [start-of-day rating, variance, matches; the day's rating change, information, played]
         start: dict[tuple[str, str], list] = {}
         for r in results:
             for p in r.side1 + r.side2:
                 key = (p, r.discipline)
                 if key not in start:
-                    got = players.get(key)
-                    if got is None:
-                        got = entry_of(p, r.discipline, day, r.draw)
-                        start[key] = [got.rating, got.variance, got.matches, 0.0, 0.0, 0]
-                    else:
-                        start[key] = [got.rating, variance_on(s, got.variance, got.last, day), got.matches, 0.0, 0.0, 0]
+                    begun = self.standing(p, r.discipline, day, r.draw)
+                    start[key] = [begun.rating, begun.variance, begun.matches, 0.0, 0.0, 0]
         pair_delta: dict[tuple[str, str, str], float] = defaultdict(float)  # applied after the day, like the ratings
         chances = []
         for r in results:
@@ -273,7 +267,7 @@ class Ratings:
         for key, (rating, variance, matches, delta, info, played) in start.items():
             self.disciplines[key[0]].add(key[1])
             after = Standing(rating + delta, max(floor, 1 / (1 / variance + info)), matches + played, day)
-            players[key] = after
+            self.players[key] = after
             if kept is not None:
                 kept[key].append((day, after.rating, after.variance, after.matches))
         for pair, change in pair_delta.items():

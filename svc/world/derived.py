@@ -27,8 +27,13 @@ REBUILD_SETTINGS = ("work_mem = '128MB'", "maintenance_work_mem = '256MB'")
 _CREATED = re.compile(r"CREATE TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)", re.I)
 # the rating's steps as progress names them
 READING, WRITING = "rating: reading results", "rating: writing"
-# one debug line per file with its seconds (ops/bench/world_import collects them)
+# one debug line per file with its seconds, and the rating thread's (ops/bench/world_import collects
+# them beside the steps it times from the progress)
 log = logging.getLogger(__name__)
+
+
+def _unheard(step: str, done: int, total: int) -> None:
+    """The progress of a rebuild nobody follows (an increment's)."""
 
 
 async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None, progress: Progress = None) -> list[str]:
@@ -41,24 +46,21 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None, pro
     touched = set(changed or ())
     for setting in REBUILD_SETTINGS:  # for the rest of the import's transaction only
         await conn.execute(f"SET LOCAL {setting}")
+    report = progress or _unheard
     # the rating reads only base tables (RATED), so it can start first and run in a thread
     # while the connection rebuilds the other derived tables
     began = time.perf_counter()
     rating = None
     if changed is None or touched & RATED:
-        if progress:
-            progress(READING, 0, 1)
+        report(READING, 0, 1)
         rating = await ratings.begin_rebuild(conn)
-        if progress:
-            progress(READING, 1, 1)
-        log.debug("derived rating's read of the results %.3f s", time.perf_counter() - began)
+        report(READING, 1, 1)
         rating.add_done_callback(
             lambda _: log.debug("derived rating thread (with the read) %.3f s", time.perf_counter() - began)
         )
     files = sorted(DERIVED_DIR.glob("*.sql"))
     for number, path in enumerate(files):
-        if progress:
-            progress("derived tables", number, len(files))
+        report("derived tables", number, len(files))
         text = path.read_text()
         if changed is not None and not any(re.search(rf"\b{t}\b", text) for t in touched):
             continue
@@ -67,16 +69,11 @@ async def rebuild(conn: asyncpg.Connection, changed: set[str] | None = None, pro
         log.debug("derived %s %.3f s", path.stem, time.perf_counter() - started)
         touched.update(_CREATED.findall(text))
         done.append(path.stem)
-    if progress:
-        progress("derived tables", len(files), len(files))
+    report("derived tables", len(files), len(files))
     if rating is not None:
-        started = time.perf_counter()
-        if progress:
-            progress(WRITING, 0, 1)
+        report(WRITING, 0, 1)
         await ratings.finish_rebuild(conn, rating)
-        if progress:
-            progress(WRITING, 1, 1)
-        log.debug("derived ratings (waited for and written) %.3f s", time.perf_counter() - started)
+        report(WRITING, 1, 1)
         done.append("ratings")
     await conn.execute(
         "INSERT INTO world_meta (key, value) VALUES ('data_version', '1') "
