@@ -1,9 +1,9 @@
 """asyncpg driven from Trio: the bridge between the worker's two event loops.
 
 asyncpg speaks asyncio, so it runs on its own asyncio event loop in one thread; each
-query is handed over with run_coroutine_threadsafe and the waiting Trio task is woken
-through its TrioToken (one wake-up per query). This measured best of the bridges
-(design.md: ~709 req/s and p99 53 ms at 8 clients, against ~446 req/s and p99 485 ms
+query is handed over to that loop and the waiting Trio task is woken through its TrioToken,
+queries handed over together sharing one wake-up of each thread (svc.core.handoff). This
+measured best of the bridges (design.md: ~709 req/s and p99 53 ms at 8 clients, against ~446 req/s and p99 485 ms
 through trio-asyncio). `ops/bench` measures this module against a bare asyncpg loop.
 
 What Trio code calls (the Trio side), all of it on `Database`:
@@ -42,6 +42,7 @@ import outcome
 import trio
 
 from svc.core import metrics
+from svc.core.handoff import ToLoop, ToTrio
 from svc.core.lane import Lane
 from svc.core.replicas import CONNECT_TIMEOUT_S, Replicas, version_wanted
 from svc.core.sqlfiles import Statement
@@ -118,6 +119,8 @@ class Database:
         self.pool_size = pool_size
         self._replicas = Replicas(replica_urls)  # DATABASE_REPLICA_URL: may take the marked reads
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._to_loop: ToLoop | None = None  # calls to the loop thread (svc.core.handoff)
+        self._to_trio: ToTrio | None = None  # outcomes back to the Trio run that last called
         self._thread: threading.Thread | None = None
         self._pool: asyncpg.Pool | None = None
         self._batched: dict[str, Batched[Any]] = {}
@@ -139,6 +142,7 @@ class Database:
         self._thread.start()
         await trio.to_thread.run_sync(ready.wait)
         self._loop = loop
+        self._to_loop = ToLoop(loop)
         self._pool = await self._call(
             lambda: asyncpg.create_pool(
                 self.url,
@@ -179,7 +183,7 @@ class Database:
                         await self._call(pool.close)
                 except (trio.TooSlowError, Exception):  # closing is best effort; terminate what is left
                     pool.terminate()
-        loop, self._loop = self._loop, None
+        loop, self._loop, self._to_loop = self._loop, None, None
         loop.call_soon_threadsafe(loop.stop)
         thread = self._thread
         if thread is not None:
@@ -194,12 +198,13 @@ class Database:
     # -- the bridge --------------------------------------------------------------
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
         """`make()` awaited on the loop thread, its outcome handed back to the calling Trio task.
-        Per call: one hand-off each way (call_soon_threadsafe, run_sync_soon) and the task parked
-        with wait_task_rescheduled -- no Event, no concurrent Future chained to an asyncio one
-        (they cost a fifth of the bridge's time per statement here). A cancelled caller returns at
-        once and the statement is cancelled on the loop thread; its outcome is dropped."""
-        loop = self._loop
-        if loop is None:
+        Per call: one hand-off each way (svc.core.handoff: calls made together share one wake-up
+        of the other thread) and the task parked with wait_task_rescheduled -- no Event, no
+        concurrent Future chained to an asyncio one (they cost a fifth of the bridge's time per
+        statement here). A cancelled caller returns at once and the statement is cancelled on the
+        loop thread; its outcome is dropped."""
+        loop, to_loop = self._loop, self._to_loop
+        if loop is None or to_loop is None:
             raise DatabaseUnavailable("database is not open")
         try:
             token = trio.lowlevel.current_trio_token()
@@ -208,6 +213,9 @@ class Database:
                 "svc.core.db.Database is awaited from Trio only; database-side code (work given "
                 "a Tx by Database.transaction) runs its statements on the Tx"
             ) from None
+        to_trio = self._to_trio
+        if to_trio is None or to_trio.token is not token:  # the first call, or one from another Trio run
+            to_trio = self._to_trio = ToTrio(token)
         waiting = trio.lowlevel.current_task()
         handed = time.perf_counter()
         running: list[asyncio.Task[T]] = []  # the loop thread's task, once made
@@ -224,10 +232,7 @@ class Database:
                 result = outcome.Error(exc)
             else:
                 result = outcome.Value(task.result())
-            try:
-                token.run_sync_soon(resume, result)
-            except trio.RunFinishedError:  # the Trio run ended while the statement ran
-                pass
+            to_trio.put(resume, result)
 
         async def wrapped() -> T:
             metrics.DB_BRIDGE_WAIT.observe(time.perf_counter() - handed)
@@ -245,10 +250,10 @@ class Database:
         def abort(_: Callable[[], trio.lowlevel.RaiseCancelT]) -> trio.lowlevel.Abort:
             nonlocal abandoned
             abandoned = True
-            loop.call_soon_threadsafe(lambda: running[0].cancel() if running else None)
+            to_loop.put(lambda: running[0].cancel() if running else None)  # after `start`: one queue, in order
             return trio.lowlevel.Abort.SUCCEEDED
 
-        loop.call_soon_threadsafe(start)
+        to_loop.put(start)
         try:
             result: T = await trio.lowlevel.wait_task_rescheduled(abort)
             return result
