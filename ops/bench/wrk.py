@@ -1,7 +1,9 @@
 """The independent comparison: wrk (a C load generator, not our Python one) against one worker of
 the service and a bare Hypercorn-trio worker serving the very bytes of the service's answer,
 8 connections, each request with the next of 100 rotating Live keys, interleaved: bare, cached,
-uncached, twice.
+uncached, twice. Beside each rate, the server's CPU per request (its processes' user and system
+time over the requests wrk made): what a request costs a core, which a machine shared with other
+work moves far less than the rate.
 
     .venv/bin/python -m ops.bench.wrk [--seconds 5] [--connections 8]
 
@@ -22,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from ops.bench.__main__ import lift_limits, prepare_varied, publish, restore, wait_up
-from ops.bench.goals import save_answer, start_bare
+from ops.bench.goals import cpu_seconds, save_answer, start_bare
 from svc.core.settings import Settings
 from svc.testing.serving import free_port, serve_process
 
@@ -38,8 +40,8 @@ end
 """
 
 
-def wrk(port: int, script: Path, connections: int, seconds: float) -> float:
-    """Requests per second wrk measured; non-2xx answers fail the run."""
+def wrk(port: int, script: Path, connections: int, seconds: float) -> tuple[float, int]:
+    """Requests per second wrk measured, and the requests made; non-2xx answers fail the run."""
     out = subprocess.run(
         ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "-s", str(script), f"http://127.0.0.1:{port}{PATH}"],
         capture_output=True,
@@ -48,7 +50,8 @@ def wrk(port: int, script: Path, connections: int, seconds: float) -> float:
     ).stdout
     if "Non-2xx" in out:
         raise SystemExit(f"wrk saw answers other than 200:\n{out}")
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    return rate, int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
 
 
 def main() -> int:
@@ -64,6 +67,8 @@ def main() -> int:
     url = settings.database_url or pgserver.start(settings.home)
     keys, _ = asyncio.run(prepare_varied(url, KEYS, 1))
     rates: dict[str, list[float]] = {"bare": [], "cached": [], "uncached": []}
+    cpu_us: dict[str, list[float]] = {name: [] for name in rates}  # the server's CPU per request
+    pids: dict[str, int] = {}
     body_size = 0
     try:  # the bench's keys removed once the servers have stopped (they may be giving calls back)
         with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
@@ -71,15 +76,17 @@ def main() -> int:
             script.write_text(ROTATE % (", ".join(f'"{k}"' for k in keys), PATH))
             ports = {"cached": free_port(), "uncached": free_port(), "bare": free_port()}
             for name, cache in (("cached", "1"), ("uncached", "0")):
-                stack.enter_context(
+                proc, _ = stack.enter_context(
                     serve_process(url, settings.home, "--workers", "1", port=ports[name], SVC_CACHE=cache)
                 )
+                pids[name] = proc.pid
             for name in ("cached", "uncached"):
                 wait_up(ports[name], "/v1/openapi.json")
             asyncio.run(lift_limits(url))
             body = Path(tmp) / "body.json"
             body_size = save_answer(ports["cached"], PATH, keys[0], body)
             bare = start_bare(ports["bare"], 1, body)
+            pids["bare"] = bare.pid
             stack.callback(bare.wait, timeout=15)
             stack.callback(bare.terminate)
             wait_up(ports["bare"], "/")
@@ -87,8 +94,15 @@ def main() -> int:
                 wrk(ports[name], script, args.connections, 1)
             for run in (1, 2):
                 for name in rates:
-                    rates[name].append(wrk(ports[name], script, args.connections, args.seconds))
-                    print(f"run {run} {name}: {rates[name][-1]:.0f} req/s", file=sys.stderr, flush=True)
+                    before = cpu_seconds(pids[name])["workers"]
+                    rate, requests = wrk(ports[name], script, args.connections, args.seconds)
+                    rates[name].append(rate)
+                    cpu_us[name].append((cpu_seconds(pids[name])["workers"] - before) / requests * 1e6)
+                    print(
+                        f"run {run} {name}: {rate:.0f} req/s, {cpu_us[name][-1]:.0f} us of CPU per request",
+                        file=sys.stderr,
+                        flush=True,
+                    )
     finally:
         asyncio.run(restore(url))
     stamp = dt.datetime.now(dt.UTC)
@@ -98,13 +112,20 @@ def main() -> int:
         f"wrk -t1 -c{args.connections}, {args.seconds:g} s each, {KEYS} rotating Live keys, `{PATH}` "
         f"({body_size} bytes); bare Hypercorn-trio serves the same bytes. One worker each, interleaved.",
         "",
-        "| | run 1 | run 2 | × bare, run 1 / run 2 |",
-        "|---|---|---|---|",
+        "The server's CPU per request is its processes' CPU time over the requests wrk made; its ratio is",
+        "the bare worker's over ours: the share of the bare rate one core would give us, which a machine",
+        "shared with other work moves far less than the rate.",
+        "",
+        "| | run 1 | run 2 | × bare, run 1 / run 2 | CPU per request, run 1 / run 2 | bare's CPU / ours |",
+        "|---|---|---|---|---|---|",
     ]
     for name in rates:
-        r = rates[name]
+        r, c = rates[name], cpu_us[name]
         ratio = " / ".join(f"{v / b:.2f}" for v, b in zip(r, rates["bare"], strict=True))
-        lines.append(f"| {name} | {r[0]:.0f} req/s | {r[1]:.0f} req/s | {ratio} |")
+        by_cpu = " / ".join(f"{b / v:.2f}" for v, b in zip(c, cpu_us["bare"], strict=True))
+        lines.append(
+            f"| {name} | {r[0]:.0f} req/s | {r[1]:.0f} req/s | {ratio} | {c[0]:.0f} / {c[1]:.0f} µs | {by_cpu} |"
+        )
     publish(lines, "wrk", stamp)
     return 0
 
