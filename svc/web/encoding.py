@@ -62,6 +62,8 @@ class Encoded:
 def accepts_gzip(accept_encoding: str) -> bool:
     """Whether an Accept-Encoding value (RFC 9110, section 12.5.3) accepts gzip: named (or as
     x-gzip) with a q above 0, or not named and `*` accepted. `gzip;q=0` refuses it whatever `*` says."""
+    if not accept_encoding:  # none sent (curl sends none by default): plain, with nothing to parse
+        return False
     named: float | None = None
     anything: float | None = None
     for member in accept_encoding.split(","):
