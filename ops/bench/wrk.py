@@ -2,8 +2,9 @@
 the service and a bare Hypercorn-trio worker serving the very bytes of the service's answer,
 8 connections, each request with the next of 100 rotating Live keys, interleaved: bare, cached,
 uncached, twice. Beside each rate, the server's CPU per request (its processes' user and system
-time over the requests wrk made): what a request costs a core, which a machine shared with other
-work moves far less than the rate.
+time over the requests wrk made): what a request costs a core, the same cost seen without the
+scheduling of wrk and PostgreSQL beside the worker (a host busy with other machines still moves
+it: bare 522-746 us over this day's runs).
 
     .venv/bin/python -m ops.bench.wrk [--seconds 5] [--connections 8]
 
@@ -113,8 +114,8 @@ def main() -> int:
         f"({body_size} bytes); bare Hypercorn-trio serves the same bytes. One worker each, interleaved.",
         "",
         "The server's CPU per request is its processes' CPU time over the requests wrk made; its ratio is",
-        "the bare worker's over ours: the share of the bare rate one core would give us, which a machine",
-        "shared with other work moves far less than the rate.",
+        "the bare worker's over ours: the share of the bare rate one core would give us, whatever runs",
+        "beside the worker on the other core (a busy host still moves both).",
         "",
         "| | run 1 | run 2 | × bare, run 1 / run 2 | CPU per request, run 1 / run 2 | bare's CPU / ours |",
         "|---|---|---|---|---|---|",
