@@ -3,8 +3,9 @@
 asyncpg speaks asyncio, so it runs on its own asyncio event loop in one thread; each
 query is handed over to that loop and the waiting Trio task is woken through its TrioToken,
 queries handed over together sharing one wake-up of each thread (svc.core.handoff). This
-measured best of the bridges (design.md: ~709 req/s and p99 53 ms at 8 clients, against ~446 req/s and p99 485 ms
-through trio-asyncio). `ops/bench` measures this module against a bare asyncpg loop.
+measured best of the bridges (design.md: ~709 req/s and p99 53 ms at 8 clients, against
+~446 req/s and p99 485 ms through trio-asyncio). `ops/bench` measures this module against a
+bare asyncpg loop.
 
 What Trio code calls (the Trio side), all of it on `Database`:
 - `fetch`, `fetchrow`, `fetchval`, `execute`: one named statement on the pool, one round trip;

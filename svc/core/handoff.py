@@ -4,8 +4,8 @@ wake the other side once per batch instead of once per call.
 Both loops' own thread-safe entry points (asyncio's `call_soon_threadsafe`, Trio's
 `TrioToken.run_sync_soon`) write a byte to the other loop's wake-up socket on every call: a
 system call on the caller's thread and a wake-up of the other. Under load, with several requests
-each handing a statement over and each statement's outcome handed back, those writes were the
-single largest cost of the bridge (py-spy of an uncached read: 12 % of the Trio thread in the
+each handing a statement over and each statement's outcome handed back, those writes were a large
+part of the bridge's cost (py-spy of uncached reads in process: 12 % of the Trio thread in the
 self-pipe write alone). Here a call is queued, and only the first call queued since the other
 side last began draining the queue asks for a wake-up; the drain then runs every call queued by
 then, in order.
@@ -14,7 +14,9 @@ Why no call is left behind: the draining side marks "no wake-up pending" *before
 the queue, and a caller queues *before* it reads the mark. So a call queued after the drain's
 last look sees the mark cleared and asks for a wake-up of its own (at worst one drain finds the
 queue empty). Both sides run Python under one interpreter lock, which is what makes the deque's
-append and popleft, and the mark's read and write, each happen whole.
+append and popleft, and the mark's read and write, each happen whole. A drain runs only what was
+queued when it began, so a steady stream of calls never keeps the other loop from its own work
+(reading PostgreSQL's answers; Trio's other tasks): what comes later has asked for the next drain.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class ToLoop:
     def _drain(self) -> None:  # on the loop's thread
         self._woken = False
         queue = self._queue
-        while queue:
+        for _ in range(len(queue)):  # what is queued from now on has asked for a drain of its own
             call = queue.popleft()
             try:
                 call()
@@ -88,6 +90,6 @@ class ToTrio:
     def _drain(self) -> None:  # in the Trio run
         self._woken = False
         queue = self._queue
-        while queue:
+        for _ in range(len(queue)):
             call, arg = queue.popleft()
             call(arg)
