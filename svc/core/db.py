@@ -43,7 +43,7 @@ import outcome
 import trio
 
 from svc.core import metrics
-from svc.core.handoff import ToLoop, ToTrio
+from svc.core.handoff import Handoff
 from svc.core.lane import Lane
 from svc.core.replicas import CONNECT_TIMEOUT_S, Replicas, version_wanted
 from svc.core.sqlfiles import Statement
@@ -120,8 +120,9 @@ class Database:
         self.pool_size = pool_size
         self._replicas = Replicas(replica_urls)  # DATABASE_REPLICA_URL: may take the marked reads
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._to_loop: ToLoop | None = None  # calls to the loop thread (svc.core.handoff)
-        self._to_trio: ToTrio | None = None  # outcomes back to the Trio run that last called
+        self._to_loop: Handoff | None = None  # calls to the loop thread (svc.core.handoff)
+        # outcomes back to the Trio run that last called: its token and its hand-off
+        self._to_trio: tuple[trio.lowlevel.TrioToken, Handoff] | None = None
         self._thread: threading.Thread | None = None
         self._pool: asyncpg.Pool | None = None
         self._batched: dict[str, Batched[Any]] = {}
@@ -143,7 +144,7 @@ class Database:
         self._thread.start()
         await trio.to_thread.run_sync(ready.wait)
         self._loop = loop
-        self._to_loop = ToLoop(loop)
+        self._to_loop = Handoff(loop.call_soon_threadsafe, "the database thread")
         self._pool = await self._call(
             lambda: asyncpg.create_pool(
                 self.url,
@@ -214,9 +215,9 @@ class Database:
                 "svc.core.db.Database is awaited from Trio only; database-side code (work given "
                 "a Tx by Database.transaction) runs its statements on the Tx"
             ) from None
-        to_trio = self._to_trio
-        if to_trio is None or to_trio.token is not token:  # the first call, or one from another Trio run
-            to_trio = self._to_trio = ToTrio(token)
+        if self._to_trio is None or self._to_trio[0] is not token:  # the first call, or one from another Trio run
+            self._to_trio = (token, Handoff(token.run_sync_soon, "Trio", gone=trio.RunFinishedError))
+        to_trio = self._to_trio[1]
         waiting = trio.lowlevel.current_task()
         handed = time.perf_counter()
         running: list[asyncio.Task[T]] = []  # the loop thread's task, once made

@@ -21,75 +21,49 @@ queued when it began, so a steady stream of calls never keeps the other loop fro
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-import trio
-
 log = logging.getLogger("svc.core.db")
 
 
-class ToLoop:
-    """Calls from Trio to run on an asyncio loop's thread, in the order given."""
+class Handoff:
+    """Calls to run on another loop's thread, in the order given, woken by `wake` (asyncio's
+    `loop.call_soon_threadsafe` for the asyncpg loop, a TrioToken's `run_sync_soon` for Trio).
+    `to` names that side in the log; `gone` is the error `wake` raises once that side has ended
+    for good, when a call put is dropped without an error (nobody is left to tell). Any other
+    failure of `wake` (a closed asyncio loop's RuntimeError) is raised to the caller."""
 
-    __slots__ = ("_loop", "_queue", "_woken")
+    __slots__ = ("_wake", "_to", "_gone", "_queue", "_woken")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._queue: deque[Callable[[], object]] = deque()
-        self._woken = False  # a drain is scheduled on the loop and has not begun
+    def __init__(
+        self, wake: Callable[[Callable[[], None]], object], to: str, gone: type[Exception] | None = None
+    ) -> None:
+        self._wake, self._to, self._gone = wake, to, gone
+        self._queue: deque[tuple[Callable[..., object], tuple[Any, ...]]] = deque()
+        self._woken = False  # a drain is scheduled on the other side and has not begun
 
-    def put(self, call: Callable[[], object]) -> None:
-        """`call()` soon on the loop's thread (raises RuntimeError once the loop is closed)."""
-        self._queue.append(call)
+    def put(self, call: Callable[..., object], *args: Any) -> None:
+        """`call(*args)` soon on the other side."""
+        self._queue.append((call, args))
         if not self._woken:
             self._woken = True
             try:
-                self._loop.call_soon_threadsafe(self._drain)
-            except RuntimeError:
+                self._wake(self._drain)
+            except Exception as failed:  # the other side has ended: nothing queued will run
                 self._woken = False
-                raise
+                self._queue.clear()
+                if self._gone is None or not isinstance(failed, self._gone):
+                    raise
 
-    def _drain(self) -> None:  # on the loop's thread
+    def _drain(self) -> None:  # on the other side
         self._woken = False
         queue = self._queue
         for _ in range(len(queue)):  # what is queued from now on has asked for a drain of its own
-            call = queue.popleft()
+            call, args = queue.popleft()
             try:
-                call()
+                call(*args)
             except Exception:  # one call's failure must not strand the calls queued after it
-                log.exception("a call handed to the database thread failed")
-
-
-class ToTrio:
-    """Calls from an asyncio loop's thread to run in one Trio run, in the order given (each with
-    one argument: a waiting task's outcome)."""
-
-    __slots__ = ("token", "_queue", "_woken")
-
-    def __init__(self, token: trio.lowlevel.TrioToken) -> None:
-        self.token = token
-        self._queue: deque[tuple[Callable[[Any], None], Any]] = deque()
-        self._woken = False
-
-    def put(self, call: Callable[[Any], None], arg: Any) -> None:
-        """`call(arg)` soon in the Trio run; dropped when the run has finished (nobody is left to
-        tell)."""
-        self._queue.append((call, arg))
-        if not self._woken:
-            self._woken = True
-            try:
-                self.token.run_sync_soon(self._drain)
-            except trio.RunFinishedError:
-                self._woken = False
-                self._queue.clear()
-
-    def _drain(self) -> None:  # in the Trio run
-        self._woken = False
-        queue = self._queue
-        for _ in range(len(queue)):
-            call, arg = queue.popleft()
-            call(arg)
+                log.exception("a call handed to %s failed", self._to)

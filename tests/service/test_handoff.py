@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from svc.core.db import Database
-from svc.core.handoff import ToLoop, ToTrio
+from svc.core.handoff import Handoff
 from svc.core.sqlfiles import Statement
 
 
@@ -33,7 +33,7 @@ class HeldLoop:
 
 def test_calls_handed_over_together_wake_the_loop_once_and_each_runs_once_in_order():
     loop = HeldLoop()
-    to_loop = ToLoop(loop)  # type: ignore[arg-type]
+    to_loop = Handoff(loop.call_soon_threadsafe, "the database thread")
     ran: list[int] = []
     for i in range(5):
         to_loop.put(lambda i=i: ran.append(i))
@@ -49,7 +49,7 @@ def test_calls_handed_over_together_wake_the_loop_once_and_each_runs_once_in_ord
 
 def test_a_call_handed_over_while_the_loop_drains_runs_once():
     loop = HeldLoop()
-    to_loop = ToLoop(loop)  # type: ignore[arg-type]
+    to_loop = Handoff(loop.call_soon_threadsafe, "the database thread")
     ran: list[str] = []
 
     def first() -> None:
@@ -65,7 +65,7 @@ def test_a_call_handed_over_while_the_loop_drains_runs_once():
 
 def test_a_failing_call_does_not_strand_the_calls_after_it(caplog):
     loop = HeldLoop()
-    to_loop = ToLoop(loop)  # type: ignore[arg-type]
+    to_loop = Handoff(loop.call_soon_threadsafe, "the database thread")
     ran: list[int] = []
     to_loop.put(lambda: 1 / 0)  # type: ignore[func-returns-value]
     to_loop.put(lambda: ran.append(2))
@@ -89,7 +89,7 @@ class HeldToken:
 
 def test_answers_handed_back_together_wake_trio_once_each_to_its_own_caller():
     token = HeldToken()
-    to_trio = ToTrio(token)  # type: ignore[arg-type]
+    to_trio = Handoff(token.run_sync_soon, "Trio", gone=trio.RunFinishedError)
     got: dict[str, int] = {}
     for name, answer in (("a", 1), ("b", 2), ("c", 3)):
         to_trio.put(lambda value, name=name: got.__setitem__(name, value), answer)
@@ -102,7 +102,7 @@ def test_answers_handed_back_together_wake_trio_once_each_to_its_own_caller():
 
 def test_answers_for_a_finished_run_are_dropped_without_failing_the_database_thread():
     token = HeldToken()
-    to_trio = ToTrio(token)  # type: ignore[arg-type]
+    to_trio = Handoff(token.run_sync_soon, "Trio", gone=trio.RunFinishedError)
     token.finished = True
     to_trio.put(lambda value: None, 1)  # no error on the database thread
     token.finished = False
