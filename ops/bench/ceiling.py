@@ -40,7 +40,7 @@ def main() -> int:
     from svc.core import pgserver
 
     url = settings.database_url or pgserver.start(settings.home)
-    counted, url = count_statements(url, settings.home, embedded=settings.database_url is None)
+    counted = count_statements(url, settings.home, embedded=settings.database_url is None)
     keys, _ = asyncio.run(prepare_varied(url, CLIENTS, 1))
     rows = []
     try:

